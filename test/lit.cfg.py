@@ -14,7 +14,6 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%conv_src_root", config.conv_src_root))
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 

@@ -24,3 +24,11 @@ tool_dirs = [config.conv_tools_dir, config.llvm_tools_dir]
 tools = ["conv-opt", "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Runtime libraries for mlir-runner execution tests.
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))

@@ -1,7 +1,9 @@
 //===- InitAll.cpp - Register ConvGen and the upstream pieces it uses -----===//
 
 #include "conv/InitAll.h"
+#include "conv/Conversion/Passes.h"
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
+#include "conv/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -14,4 +16,8 @@ void mlir::conv::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void mlir::conv::registerAllPasses() { mlir::registerAllPasses(); }
+void mlir::conv::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerConvConversionPasses();
+  registerConvPipelines();
+}

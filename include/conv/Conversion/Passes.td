@@ -1,0 +1,39 @@
+//===- Passes.td - ConvGen conversion passes ---------------*- tablegen -*-===//
+
+#ifndef CONV_CONVERSION_PASSES_TD
+#define CONV_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
+  let summary = "Lower conv.backprop_filter and conv.transpose to linalg";
+  let description = [{
+    * `conv.backprop_filter` becomes, for every filter tap, a contraction over
+      (batch, output spatial) of a strided window of the zero-padded (or
+      cropped) input with `out_backprop` (a `linalg.generic` whose indexing
+      maps are projected permutations), written into that tap's slice of the
+      result. Groups split the channel dimensions with `tensor.expand_shape`.
+    * `conv.transpose` becomes its phase (sub-pixel) decomposition: with
+      stride s the output splits into prod(s) phases, each a dense stride-1
+      dilated correlation (`linalg.conv_*`) of a window of the input with the
+      sub-kernel of the taps that land on that phase, inserted into a strided
+      slice of the output. No multiplication by inserted zeros. With
+      `transpose-lowering=zero-insertion` it instead lowers to a convolution
+      over the zero-inserted input (a second oracle for tests).
+    * f16/bf16 accumulate in f32 and are rounded once.
+  }];
+  let options = [
+    Option<"zeroInsertionTranspose", "zero-insertion-transpose", "bool",
+           /*default=*/"false",
+           "Lower conv.transpose by zero insertion (test oracle) instead of "
+           "the phase decomposition">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // CONV_CONVERSION_PASSES_TD

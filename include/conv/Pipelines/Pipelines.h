@@ -1,0 +1,55 @@
+//===- Pipelines.h - ConvGen pass pipelines ---------------------*- C++ -*-===//
+//
+// Pipelines live here, as typed option structs plus builders, so that
+// conv-opt, conv-run, the JIT runtime and the Python package share them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CONV_PIPELINES_PIPELINES_H
+#define CONV_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::conv {
+
+/// Options of `conv-lower-to-llvm-cpu`.
+struct ConvCPUPipelineOptions
+    : public PassPipelineOptions<ConvCPUPipelineOptions> {
+  PassOptions::Option<bool> zeroInsertionTranspose{
+      *this, "zero-insertion-transpose",
+      llvm::cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
+      llvm::cl::init(false)};
+};
+
+/// conv -> linalg on tensors (+ canonicalization).
+void buildConvToLinalgPipeline(OpPassManager &pm,
+                               const ConvCPUPipelineOptions &options);
+
+/// One-shot bufferization of the whole module (function boundaries included,
+/// identity layouts), memref results turned into out-params (public
+/// functions too), and ownership-based deallocation.
+void buildConvBufferizationPipeline(OpPassManager &pm,
+                                    const ConvCPUPipelineOptions &options);
+
+/// Loops and everything else down to the LLVM dialect.
+void buildConvLowerToLLVMPipeline(OpPassManager &pm,
+                                  const ConvCPUPipelineOptions &options);
+
+/// conv -> linalg -> bufferization -> loops -> LLVM dialect. After it every
+/// function `@f(tensor args...) -> (tensor results...)` has become
+/// `@f(memref args..., memref out-params...)` returning nothing, in the LLVM
+/// dialect; functions carrying `llvm.emit_c_interface` get a `_mlir_ciface_f`
+/// wrapper taking pointers to memref descriptors.
+void buildConvCPUPipeline(OpPassManager &pm,
+                          const ConvCPUPipelineOptions &options);
+
+/// Registers `conv-lower-to-llvm-cpu`.
+void registerConvPipelines();
+
+} // namespace mlir::conv
+
+#endif // CONV_PIPELINES_PIPELINES_H

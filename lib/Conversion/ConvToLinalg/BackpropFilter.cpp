@@ -1,0 +1,241 @@
+//===- BackpropFilter.cpp - conv.backprop_filter to linalg ----------------===//
+//
+// dW[k..., ci, co] = sum_{b, o...} P[b, o*s + k*d, g*Cf + ci] * dY[b, o..., co]
+//
+// where P is the input window [-pad_before, (out - 1) * s + k_eff -
+// pad_before) per spatial dimension, zero outside the input (which also crops
+// the trailing rows that a negative "used" after-pad never reads). Every tap
+// k is one contraction over (batch, output spatial) of a strided slice of P
+// with dY: a linalg.generic with projected-permutation indexing maps, written
+// into the tap's [Cf, Cout] slice of dW. The taps are an scf.for nest, so the
+// IR does not grow with the kernel size. Groups split Cin into [G, Cf] and
+// Cout into [G, Cout / G] with tensor.expand_shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+#include "conv/Dialect/Conv/IR/ConvOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::conv;
+using namespace mlir::conv::detail;
+using Layout = convgen::DataLayout;
+
+namespace {
+
+/// Expands dimension `dim` of `v` into [a, b].
+Value expandDim(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t a,
+                int64_t bsize) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassoc;
+  int64_t out = 0;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == dim) {
+      shape.append({a, bsize});
+      reassoc.push_back({out, out + 1});
+      out += 2;
+    } else {
+      shape.push_back(type.getDimSize(i));
+      reassoc.push_back({out++});
+    }
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), v, reassoc);
+}
+
+/// Collapses dimensions [dim, dim + 1] of `v`.
+Value collapseDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == dim + 1)
+      continue;
+    if (i == dim)
+      reassoc.push_back({i, i + 1});
+    else
+      reassoc.push_back({i});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
+}
+
+struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BackpropFilterOp op,
+                                PatternRewriter &rewriter) const override {
+    auto geometry = op.getGeometry();
+    if (!geometry)
+      return rewriter.notifyMatchFailure(op, geometry.error());
+    const convgen::BackpropFilterGeometry &g = *geometry;
+    Location loc = op.getLoc();
+    auto resultType = op.getFilter().getType();
+    Type elementType = resultType.getElementType();
+    Type accType = getAccumulatorType(elementType);
+    int64_t n = g.numSpatialDims;
+
+    Value dw = createZeros(rewriter, loc, resultType.getShape(), accType);
+    int64_t work = g.batch * g.outChannels * g.filterInChannels;
+    for (int64_t d = 0; d < n; ++d)
+      work *= g.outSpatial[d] * g.filterSpatial[d];
+    if (work == 0) {
+      // Empty sums: dW is zero (TF returns zeros for empty input).
+      rewriter.replaceOp(op, castElements(rewriter, loc, dw, elementType));
+      return success();
+    }
+
+    // The input window every tap reads from.
+    SmallVector<int64_t> start, size;
+    for (int64_t d = 0; d < n; ++d) {
+      start.push_back(-g.padBefore[d]);
+      size.push_back((g.outSpatial[d] - 1) * g.strides[d] +
+                     convgen::effectiveKernelSize(g.filterSpatial[d],
+                                                  g.dilations[d]));
+    }
+    Value window = extractZeroPaddedWindow(rewriter, loc, op.getInput(),
+                                           g.layout, start, size);
+    Value dy = op.getOutBackprop();
+    bool grouped = g.groups > 1;
+    int64_t cdim = channelDim(g.layout, n);
+
+    // Tap loops.
+    SmallVector<Value> ivs;
+    SmallVector<scf::ForOp> loops;
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value iter = dw;
+    for (int64_t d = 0; d < n; ++d) {
+      Value ub = arith::ConstantIndexOp::create(rewriter, loc, g.filterSpatial[d]);
+      auto loop = scf::ForOp::create(rewriter, loc, c0, ub, c1, ValueRange{iter});
+      if (!loops.empty())
+        scf::YieldOp::create(rewriter, loc, loop.getResults());
+      rewriter.setInsertionPointToStart(loop.getBody());
+      ivs.push_back(loop.getInductionVar());
+      iter = loop.getRegionIterArgs()[0];
+      loops.push_back(loop);
+    }
+    // Note: the yields of outer loops were created before their bodies'
+    // content; move the insertion point before the innermost body's end.
+
+    // Strided slice of the window for this tap.
+    auto windowType = cast<RankedTensorType>(window.getType());
+    int64_t rank = n + 2;
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> sliceShape(windowType.getShape());
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(rewriter.getIndexAttr(windowType.getDimSize(i)));
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t dim = spatialDim(g.layout, d);
+      Value off = ivs[d];
+      if (g.dilations[d] != 1)
+        off = arith::MulIOp::create(
+            rewriter, loc, off,
+            arith::ConstantIndexOp::create(rewriter, loc, g.dilations[d]));
+      offsets[dim] = off;
+      sizes[dim] = rewriter.getIndexAttr(g.outSpatial[d]);
+      strides[dim] = rewriter.getIndexAttr(g.strides[d]);
+      sliceShape[dim] = g.outSpatial[d];
+    }
+    Value x = tensor::ExtractSliceOp::create(
+        rewriter, loc, windowType.clone(sliceShape), window, offsets, sizes,
+        strides);
+
+    // This tap's [Cf, Cout] slice of dW.
+    SmallVector<OpFoldResult> wOffsets, wSizes, wStrides(rank, rewriter.getIndexAttr(1));
+    for (int64_t d = 0; d < n; ++d) {
+      wOffsets.push_back(ivs[d]);
+      wSizes.push_back(rewriter.getIndexAttr(1));
+    }
+    wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+    wSizes.append({rewriter.getIndexAttr(g.filterInChannels),
+                   rewriter.getIndexAttr(g.outChannels)});
+    auto tapType =
+        RankedTensorType::get({g.filterInChannels, g.outChannels}, accType);
+    Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,
+                                               wOffsets, wSizes, wStrides);
+
+    if (grouped) {
+      x = expandDim(rewriter, loc, x, cdim, g.groups, g.filterInChannels);
+      dy = expandDim(rewriter, loc, dy, cdim, g.groups,
+                     g.outChannels / g.groups);
+      tap = expandDim(rewriter, loc, tap, 1, g.groups,
+                      g.outChannels / g.groups);
+    }
+
+    // Loop dims: [g], ci, co, b, o_0..o_{n-1}.
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t numLoops = (grouped ? 1 : 0) + 2 + 1 + n;
+    int64_t pos = 0;
+    AffineExpr gE = grouped ? getAffineDimExpr(pos++, ctx) : AffineExpr();
+    AffineExpr ciE = getAffineDimExpr(pos++, ctx);
+    AffineExpr coE = getAffineDimExpr(pos++, ctx);
+    AffineExpr bE = getAffineDimExpr(pos++, ctx);
+    SmallVector<AffineExpr> oE;
+    for (int64_t d = 0; d < n; ++d)
+      oE.push_back(getAffineDimExpr(pos++, ctx));
+    auto activation = [&](AffineExpr inner) {
+      SmallVector<AffineExpr> e{bE};
+      if (g.layout == Layout::ChannelsFirst) {
+        if (grouped)
+          e.push_back(gE);
+        e.push_back(inner);
+      }
+      e.append(oE.begin(), oE.end());
+      if (g.layout == Layout::ChannelsLast) {
+        if (grouped)
+          e.push_back(gE);
+        e.push_back(inner);
+      }
+      return AffineMap::get(numLoops, 0, e, ctx);
+    };
+    SmallVector<AffineExpr> outE{ciE};
+    if (grouped)
+      outE.push_back(gE);
+    outE.push_back(coE);
+    SmallVector<AffineMap> maps = {activation(ciE), activation(coE),
+                                   AffineMap::get(numLoops, 0, outE, ctx)};
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    for (int64_t i = 0; i < (grouped ? 3 : 2); ++i)
+      iterators[i] = utils::IteratorType::parallel;
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{tap.getType()}, ValueRange{x, dy},
+        ValueRange{tap}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value lhs = args[0], rhs = args[1];
+          if (lhs.getType() != accType) {
+            lhs = arith::ExtFOp::create(b, l, accType, lhs);
+            rhs = arith::ExtFOp::create(b, l, accType, rhs);
+          }
+          Value mul = arith::MulFOp::create(b, l, lhs, rhs);
+          Value add = arith::AddFOp::create(b, l, args[2], mul);
+          linalg::YieldOp::create(b, l, add);
+        });
+    Value result = contraction.getResult(0);
+    if (grouped)
+      result = collapseDims(rewriter, loc, result, 1);
+    Value updated = tensor::InsertSliceOp::create(rewriter, loc, result, iter,
+                                                  wOffsets, wSizes, wStrides);
+    scf::YieldOp::create(rewriter, loc, updated);
+
+    rewriter.setInsertionPointAfter(loops.front());
+    Value dwFinal = loops.front().getResult(0);
+    rewriter.replaceOp(op, castElements(rewriter, loc, dwFinal, elementType));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::conv::populateBackpropFilterToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<BackpropFilterToLinalg>(patterns.getContext());
+}

@@ -1,0 +1,43 @@
+//===- ConvToLinalg.cpp - convert-conv-to-linalg pass ---------------------===//
+//
+// The pass only assembles the per-op-family patterns of BackpropFilter.cpp and
+// Transpose.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+#include "conv/Conversion/Passes.h"
+#include "conv/Dialect/Conv/IR/ConvOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::conv {
+#define GEN_PASS_DEF_CONVERTCONVTOLINALGPASS
+#include "conv/Conversion/Passes.h.inc"
+} // namespace mlir::conv
+
+using namespace mlir;
+using namespace mlir::conv;
+
+namespace {
+struct ConvertConvToLinalgPass
+    : public conv::impl::ConvertConvToLinalgPassBase<ConvertConvToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateBackpropFilterToLinalgPatterns(patterns);
+    populateTransposeToLinalgPatterns(patterns,
+                                      zeroInsertionTranspose
+                                          ? TransposeLowering::ZeroInsertion
+                                          : TransposeLowering::Phase);
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<ConvDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

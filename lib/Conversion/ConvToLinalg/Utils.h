@@ -1,0 +1,58 @@
+//===- Utils.h - Helpers shared by the conv-to-linalg patterns --*- C++ -*-===//
+
+#ifndef LIB_CONVERSION_CONVTOLINALG_UTILS_H
+#define LIB_CONVERSION_CONVTOLINALG_UTILS_H
+
+#include "conv/Geometry/Geometry.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::conv::detail {
+
+/// f32 for f16/bf16 (accumulate in f32, round once), else the type itself.
+Type getAccumulatorType(Type elementType);
+
+/// A tensor of `shape` filled with zeros of `elementType`.
+Value createZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  Type elementType);
+
+/// Elementwise float cast (extf / truncf) of a tensor; identity if the type
+/// already matches.
+Value castElements(OpBuilder &b, Location loc, Value tensor, Type elementType);
+
+/// Positions of batch / channel / spatial dimensions of an activation tensor.
+int64_t channelDim(convgen::DataLayout layout, int64_t numSpatialDims);
+int64_t spatialDim(convgen::DataLayout layout, int64_t dim);
+
+/// The window x[start_d, start_d + size_d) along every spatial dimension of
+/// the activation tensor `x` (batch and channels whole), zero outside the
+/// tensor: a static tensor.extract_slice (when the window cuts the input)
+/// followed by a static tensor.pad (when it leaves it). `start` may be
+/// negative; the result has the window's static shape.
+Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
+                              convgen::DataLayout layout,
+                              ArrayRef<int64_t> start, ArrayRef<int64_t> size);
+
+/// Gathers kernel taps: result[t..., a, b] = kernel[offset_d + step_d * t_d
+/// (reversed when `reverse`)..., ...] for t_d < count_d, with the two channel
+/// dimensions of `kernel` ([spatial..., Cout, Cin]) laid out as `named-conv`
+/// expects: [T..., Cin, Cout] for channels-last (*_hwcf) or [Cout, Cin, T...]
+/// for channels-first (*_fchw). A linalg.generic copy of the kernel-sized
+/// tensor.
+Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
+                       convgen::DataLayout layout, ArrayRef<int64_t> offset,
+                       ArrayRef<int64_t> step, ArrayRef<int64_t> count,
+                       bool reverse);
+
+/// Stride-1 N-D correlation with `dilations` through linalg's named
+/// convolution ops (conv_{1,2,3}d_{nwc_wcf,nhwc_hwcf,ndhwc_dhwcf} or the
+/// channels-first ncw_fcw / nchw_fchw / ncdhw_fcdhw), accumulating into
+/// `init`.
+Value createNamedConv(OpBuilder &b, Location loc, convgen::DataLayout layout,
+                      Value input, Value filter, Value init,
+                      ArrayRef<int64_t> dilations);
+
+} // namespace mlir::conv::detail
+
+#endif // LIB_CONVERSION_CONVTOLINALG_UTILS_H

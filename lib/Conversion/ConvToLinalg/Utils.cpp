@@ -171,8 +171,9 @@ Value createNamedConv(OpBuilder &b, Location loc, Layout layout,
       b.getNamedAttr("strides", DenseIntElementsAttr::get(attrType, ones)),
       b.getNamedAttr("dilations",
                      DenseIntElementsAttr::get(attrType, dilations))};
-  TypeRange results{init.getType()};
-  ValueRange ins{input, filter}, outs{init};
+  // Own the ranges' storage: TypeRange/ValueRange do not.
+  SmallVector<Type> results{init.getType()};
+  SmallVector<Value> ins{input, filter}, outs{init};
   bool last = layout == Layout::ChannelsLast;
   Operation *op = nullptr;
   switch (n) {

@@ -173,18 +173,32 @@ LogicalResult TransposeOp::verify() {
   if (!geometry)
     return emitOpError() << geometry.error();
   convgen::Shape expected = geometry->outputShape();
-  ArrayRef<int64_t> actual = getOutput().getType().getShape();
+  RankedTensorType outputType = getOutput().getType();
+  ArrayRef<int64_t> actual = outputType.getShape();
   if (actual.size() != expected.size())
-    return emitOpError() << "result 'output' must have rank "
-                         << expected.size() << ", got rank " << actual.size();
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (actual[i] != expected[i])
-      return emitOpError()
-             << "result 'output' dimension " << i << " has size " << actual[i]
-             << " but the Keras output shape is "
-             << llvm::interleaved_array(expected) << " (padding = "
-             << stringifyKerasPadding(getPadding()) << ", output_padding = "
-             << (getOutputPadding() ? "given" : "None") << ")";
+    return emitOpError() << "result 'output' must have rank " << expected.size()
+                         << " like operand 'inputs', got " << outputType
+                         << " (the Keras output shape is "
+                         << llvm::interleaved_array(expected) << ")";
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (actual[i] == expected[i])
+      continue;
+    InFlightDiagnostic diag = emitOpError();
+    diag << "result 'output' dimension " << i << " has size " << actual[i]
+         << " but the Keras output shape is "
+         << llvm::interleaved_array(expected) << " (dimension " << i
+         << " must be " << expected[i]
+         << "; data_format = " << stringifyKerasDataFormat(getDataFormat())
+         << ", padding = " << stringifyKerasPadding(getPadding())
+         << ", strides = " << llvm::interleaved_array(getStrides())
+         << ", dilation_rate = " << llvm::interleaved_array(getDilationRate())
+         << ", output_padding = ";
+    if (auto outputPadding = getOutputPadding())
+      diag << llvm::interleaved_array(*outputPadding);
+    else
+      diag << "None";
+    return diag << ")";
+  }
   return success();
 }
 

@@ -18,7 +18,7 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       dilated correlation (`linalg.conv_*`) of a window of the input with the
       sub-kernel of the taps that land on that phase, inserted into a strided
       slice of the output. No multiplication by inserted zeros. With
-      `transpose-lowering=zero-insertion` it instead lowers to a convolution
+      `zero-insertion-transpose` it instead lowers to a convolution
       over the zero-inserted input (a second oracle for tests).
     * f16/bf16 accumulate in f32 and are rounded once.
   }];

@@ -14,7 +14,6 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/InterleavedRange.h"
-#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::conv;

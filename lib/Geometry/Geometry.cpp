@@ -130,8 +130,9 @@ std::string tfDataFormatName(DataLayout layout, int64_t n) {
 
 char spatialDimLetter(int64_t dim, int64_t n) {
   static const char *letters = "DHW";
-  int64_t idx = 3 - n + dim;
-  return (idx >= 0 && idx < 3) ? letters[idx] : '?';
+  if (n < 1 || n > 3 || dim < 0 || dim >= n)
+    return '?';
+  return letters[3 - n + dim];
 }
 
 int64_t effectiveKernelSize(int64_t kernel, int64_t dilation) {

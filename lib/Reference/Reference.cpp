@@ -65,7 +65,10 @@ void referenceBackpropFilter(const BackpropFilterGeometry &g,
             int64_t group = coutPerGroup ? co / coutPerGroup : 0;
             int64_t c = group * cf + ci;
             double acc = 0;
-            for (int64_t b = 0; b < g.batch; ++b)
+            // With Cin = 0 (groups = 0, accepted like TF since 0 % Cf == 0)
+            // the channel does not exist: X reads as 0, dW is 0.
+            int64_t batch = c < g.inChannels ? g.batch : 0;
+            for (int64_t b = 0; b < batch; ++b)
               for (int64_t o0 = 0; o0 < out[0]; ++o0)
                 for (int64_t o1 = 0; o1 < out[1]; ++o1)
                   for (int64_t o2 = 0; o2 < out[2]; ++o2) {

@@ -122,13 +122,28 @@ double loadAsDouble(ElementType t, const void *data, size_t i) {
   return 0;
 }
 
+/// double -> float rounded to odd: truncate toward zero and set the last
+/// bit when the conversion is inexact. Rounding that float (24 significand
+/// bits) to nearest even in a format with at least two fewer (f16: 11,
+/// bf16: 8) gives the correctly rounded result of the double, whereas
+/// double -> float -> 16-bit with two round-to-nearest steps can round a
+/// value just above (below) a 16-bit tie onto the tie and then the wrong way.
+static float doubleToFloatRoundToOdd(double v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(v) || static_cast<double>(f) == v)
+    return f; // exact (including infinities)
+  if (std::fabs(static_cast<double>(f)) > std::fabs(v))
+    f = std::nextafter(f, 0.0f); // truncate (an overflow to inf -> max)
+  return bitsFloat(floatBits(f) | 1u);
+}
+
 void storeFromDouble(ElementType t, void *data, size_t i, double v) {
   switch (t) {
   case ElementType::F16:
-    static_cast<uint16_t *>(data)[i] = floatToHalf(static_cast<float>(v));
+    static_cast<uint16_t *>(data)[i] = floatToHalf(doubleToFloatRoundToOdd(v));
     return;
   case ElementType::BF16:
-    static_cast<uint16_t *>(data)[i] = floatToBf16(static_cast<float>(v));
+    static_cast<uint16_t *>(data)[i] = floatToBf16(doubleToFloatRoundToOdd(v));
     return;
   case ElementType::F32:
     static_cast<float *>(data)[i] = static_cast<float>(v);

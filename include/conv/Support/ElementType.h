@@ -41,9 +41,8 @@ uint16_t floatToBf16(float value);
 
 /// Loads element `i` of a buffer of type `t` as double (exact).
 double loadAsDouble(ElementType t, const void *data, size_t i);
-/// Stores `value` rounded once to type `t` (via float for 16-bit types, as
-/// double -> float -> 16-bit can double-round only on exact ties of the
-/// float rounding, which we accept and document).
+/// Stores `value` rounded once to type `t` (round to nearest even). 16-bit
+/// types go through a float rounded to odd, so there is no double rounding.
 void storeFromDouble(ElementType t, void *data, size_t i, double value);
 
 } // namespace convgen

@@ -58,6 +58,11 @@ double product(const Shape &v) {
   return p;
 }
 
+/// "1 entry" / "3 entries".
+std::string entries(int64_t n) {
+  return std::to_string(n) + (n == 1 ? " entry" : " entries");
+}
+
 /// Checks the common structure: N in 1..3, operand ranks N + 2, no negative
 /// dimension, attribute lengths N and values >= 1.
 std::optional<std::string>
@@ -66,29 +71,30 @@ checkCommon(int64_t n, const std::vector<std::pair<const char *, const Shape *>>
             const std::vector<std::pair<const char *, const Shape *>> &attrs) {
   std::ostringstream os;
   if (n < 1 || n > 3) {
-    os << "operand '" << operands[0].first << "' must have rank 3, 4 or 5 "
+    os << operands[0].first << " must have rank 3, 4 or 5 "
        << "(1 to 3 spatial dimensions), got rank "
        << operands[0].second->size();
     return os.str();
   }
   for (auto &[name, shape] : operands) {
     if (static_cast<int64_t>(shape->size()) != n + 2) {
-      os << "operand '" << name << "' must have rank " << n + 2
-         << " like the input (" << n << " spatial dimensions), got rank "
+      os << name << " must have rank " << n + 2 << " like "
+         << operands[0].first << " (" << n
+         << " spatial dimensions), got rank "
          << shape->size() << " (shape " << join(*shape) << ")";
       return os.str();
     }
     for (size_t i = 0; i < shape->size(); ++i)
       if ((*shape)[i] < 0) {
-        os << "operand '" << name << "' dimension " << i
+        os << name << " dimension " << i
            << " must be a static size >= 0, got " << (*shape)[i];
         return os.str();
       }
   }
   for (auto &[name, values] : attrs) {
     if (static_cast<int64_t>(values->size()) != n) {
-      os << "attribute '" << name << "' must have " << n
-         << " entries (one per spatial dimension), got " << values->size()
+      os << "attribute '" << name << "' must have " << entries(n)
+         << " (one per spatial dimension), got " << values->size()
          << ": " << join(*values);
       return os.str();
     }
@@ -215,9 +221,9 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
   using R = Result<BackpropFilterGeometry>;
   int64_t n = static_cast<int64_t>(input.size()) - 2;
   std::vector<std::pair<const char *, const Shape *>> operands = {
-      {"input", &input}, {"filter (result)", &filter}};
+      {"operand 'input'", &input}, {"result 'filter'", &filter}};
   if (outBackprop)
-    operands.push_back({"out_backprop", outBackprop});
+    operands.push_back({"operand 'out_backprop'", outBackprop});
   if (auto err = checkCommon(n, operands, {{"strides", &attrs.strides},
                                            {"dilations", &attrs.dilations}}))
     return R::failure(*err);
@@ -235,9 +241,9 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
     }
     for (int64_t i = 0; i < 2 * n; ++i)
       if (attrs.explicitPaddings[i] < 0) {
-        os << "attribute 'explicit_paddings' " << spatialName(i / 2, n)
-           << (i % 2 ? " after" : " before")
-           << " must be >= 0, got " << attrs.explicitPaddings[i]
+        os << "attribute 'explicit_paddings' entry " << i << " ("
+           << spatialName(i / 2, n) << (i % 2 ? ", after" : ", before")
+           << ") must be >= 0, got " << attrs.explicitPaddings[i]
            << " (All elements of explicit_paddings must be nonnegative)";
         return R::failure(os.str());
       }
@@ -271,27 +277,38 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
     return R::failure(os.str());
   }
   if (g.filterInChannels <= 0) {
-    os << "filter (result) in-channel dimension " << n
-       << " must be > 0, got " << g.filterInChannels
+    os << "result 'filter' in-channels (dimension " << n
+       << ") must be > 0, got " << g.filterInChannels
        << " (filter depth must be strictly greater than zero)";
     return R::failure(os.str());
   }
   if (g.inChannels % g.filterInChannels != 0) {
-    os << "input channels (" << g.inChannels
-       << ") must be evenly divisible by the filter in-channels ("
-       << g.filterInChannels << ", filter dimension " << n << ")";
+    os << "operand 'input' channels (dimension " << cIdx << ") = "
+       << g.inChannels
+       << " must be evenly divisible by result 'filter' in-channels "
+          "(dimension "
+       << n << ") = " << g.filterInChannels;
+    return R::failure(os.str());
+  }
+  if (g.inChannels == 0) {
+    os << "operand 'input' has 0 channels (dimension " << cIdx
+       << ") but result 'filter' in-channels (dimension " << n << ") is "
+       << g.filterInChannels
+       << ": the group count (input channels / filter in-channels) must be "
+          ">= 1";
     return R::failure(os.str());
   }
   g.groups = g.inChannels / g.filterInChannels;
   if (outBackprop && (*outBackprop)[cIdx] != g.outChannels) {
-    os << "filter (result) out-channels (dimension " << n + 1 << ", "
-       << g.outChannels << ") and out_backprop channels (dimension " << cIdx
-       << ", " << (*outBackprop)[cIdx] << ") must be equal";
+    os << "result 'filter' out-channels (dimension " << n + 1 << ") = "
+       << g.outChannels << " and operand 'out_backprop' channels (dimension "
+       << cIdx << ") = " << (*outBackprop)[cIdx] << " must be equal";
     return R::failure(os.str());
   }
   if (g.groups > 1 && g.outChannels % g.groups != 0) {
-    os << "filter (result) out-channels (" << g.outChannels
-       << ") must be divisible by the group count " << g.groups
+    os << "result 'filter' out-channels (dimension " << n + 1 << ") = "
+       << g.outChannels << " must be divisible by the group count "
+       << g.groups
        << " (input channels " << g.inChannels << " / filter in-channels "
        << g.filterInChannels << ")";
     return R::failure(os.str());
@@ -307,9 +324,10 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
                                 g.dilations[d], g.strides[d], attrs.padding,
                                 pb, pa);
     if (!w) {
-      os << spatialName(d, n) << ": " << w.error() << " (input: "
-         << g.inputSpatial[d] << ", filter: " << g.filterSpatial[d]
-         << ", stride: " << g.strides[d] << ", dilation: " << g.dilations[d]
+      os << "operand 'out_backprop' " << spatialName(d, n)
+         << " (dimension " << spatialIndex(attrs.layout, d)
+         << "): " << w.error() << " (filter: " << g.filterSpatial[d]
+         << ", dilation: " << g.dilations[d]
          << ", padding: " << stringify(attrs.padding) << ")";
       return R::failure(os.str());
     }
@@ -424,7 +442,9 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
                                                    const Shape &kernel) {
   using R = Result<TransposeGeometry>;
   int64_t n = static_cast<int64_t>(input.size()) - 2;
-  if (auto err = checkCommon(n, {{"inputs", &input}, {"kernel", &kernel}},
+  if (auto err = checkCommon(n,
+                             {{"operand 'inputs'", &input},
+                              {"operand 'kernel'", &kernel}},
                              {{"strides", &attrs.strides},
                               {"dilation_rate", &attrs.dilations}}))
     return R::failure(*err);
@@ -432,8 +452,8 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
   if (attrs.outputPadding) {
     const Shape &op = *attrs.outputPadding;
     if (static_cast<int64_t>(op.size()) != n) {
-      os << "attribute 'output_padding' must have " << n
-         << " entries (one per spatial dimension), got " << op.size() << ": "
+      os << "attribute 'output_padding' must have " << entries(n)
+         << " (one per spatial dimension), got " << op.size() << ": "
          << join(op);
       return R::failure(os.str());
     }
@@ -472,6 +492,13 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
        << ") = " << kernel[n + 1];
     return R::failure(os.str());
   }
+  for (int64_t d = 0; d < n; ++d)
+    if (kernel[d] < 1) {
+      // Keras rejects kernel_size <= 0 (standardize_tuple, value > 0).
+      os << "operand 'kernel' " << spatialName(d, n) << " (dimension " << d
+         << ") must be >= 1, got " << kernel[d];
+      return R::failure(os.str());
+    }
   for (int64_t d = 0; d < n; ++d) {
     int64_t in = input[spatialIndex(attrs.layout, d)];
     int64_t k = kernel[d], s = g.strides[d], dil = g.dilations[d];

@@ -162,7 +162,7 @@ func.func @bf_rank2(%x: tensor<4x3xf32>, %dy: tensor<2x2xf32>) -> tensor<3x2xf32
 //===----------------------------------------------------------------------===//
 
 func.func @bf_out_backprop_rank(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2xf32>) -> tensor<3x3x3x2xf32> {
-  // expected-error @+1 {{operand 'out_backprop' must have rank 4 like the input (2 spatial dimensions), got rank 3 (shape [1, 2, 2])}}
+  // expected-error @+1 {{operand 'out_backprop' must have rank 4 like operand 'input' (2 spatial dimensions), got rank 3 (shape [1, 2, 2])}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x3xf32>, tensor<1x2x2xf32> -> tensor<3x3x3x2xf32>
   return %dw : tensor<3x3x3x2xf32>
 }
@@ -170,7 +170,7 @@ func.func @bf_out_backprop_rank(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2xf32>)
 // -----
 
 func.func @bf_filter_rank(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x3x3x2xf32> {
-  // expected-error @+1 {{'filter (result)' must have rank 4 like the input (2 spatial dimensions), got rank 5 (shape [3, 3, 3, 3, 2])}}
+  // expected-error @+1 {{result 'filter' must have rank 4 like operand 'input' (2 spatial dimensions), got rank 5 (shape [3, 3, 3, 3, 2])}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x3xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x3x3x2xf32>
   return %dw : tensor<3x3x3x3x2xf32>
 }
@@ -237,7 +237,7 @@ func.func @bf_explicit_without_paddings(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2
 // -----
 
 func.func @bf_explicit_paddings_negative_after(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x3x2xf32> {
-  // expected-error @+1 {{attribute 'explicit_paddings' spatial dimension 1 (W) after must be >= 0, got -1}}
+  // expected-error @+1 {{attribute 'explicit_paddings' entry 3 (spatial dimension 1 (W), after) must be >= 0, got -1 (All elements of explicit_paddings must be nonnegative)}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [1, 1, 1, -1] strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x3xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x3x2xf32>
   return %dw : tensor<3x3x3x2xf32>
 }
@@ -245,7 +245,7 @@ func.func @bf_explicit_paddings_negative_after(%x: tensor<1x4x4x3xf32>, %dy: ten
 // -----
 
 func.func @bf_explicit_paddings_negative_before(%x: tensor<1x3x4x4xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x3x2xf32> {
-  // expected-error @+1 {{attribute 'explicit_paddings' spatial dimension 0 (H) before must be >= 0, got -3}}
+  // expected-error @+1 {{attribute 'explicit_paddings' entry 0 (spatial dimension 0 (H), before) must be >= 0, got -3 (All elements of explicit_paddings must be nonnegative)}}
   %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = EXPLICIT explicit_paddings = [-3, 1, 1, 1] strides = [2, 2] dilations = [1, 1] : tensor<1x3x4x4xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x3x2xf32>
   return %dw : tensor<3x3x3x2xf32>
 }
@@ -277,7 +277,7 @@ func.func @bf_batch_mismatch(%x: tensor<1x4x4x3xf32>, %dy: tensor<2x2x2x2xf32>) 
 // -----
 
 func.func @bf_filter_in_channels_zero(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x0x2xf32> {
-  // expected-error @+1 {{in-channel dimension 2 must be > 0, got 0}}
+  // expected-error @+1 {{result 'filter' in-channels (dimension 2) must be > 0, got 0 (filter depth must be strictly greater than zero)}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x3xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x0x2xf32>
   return %dw : tensor<3x3x0x2xf32>
 }
@@ -285,7 +285,7 @@ func.func @bf_filter_in_channels_zero(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2
 // -----
 
 func.func @bf_input_channels_not_divisible(%x: tensor<1x4x4x3xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x2x2xf32> {
-  // expected-error @+1 {{input channels (3) must be evenly divisible by the filter in-channels (2, filter dimension 2)}}
+  // expected-error @+1 {{operand 'input' channels (dimension 3) = 3 must be evenly divisible by result 'filter' in-channels (dimension 2) = 2}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x3xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x2x2xf32>
   return %dw : tensor<3x3x2x2xf32>
 }
@@ -294,7 +294,7 @@ func.func @bf_input_channels_not_divisible(%x: tensor<1x4x4x3xf32>, %dy: tensor<
 
 // Channels-first: the out_backprop channel dimension is 1.
 func.func @bf_out_channels_mismatch(%x: tensor<1x3x4x4xf32>, %dy: tensor<1x2x2x2xf32>) -> tensor<3x3x3x4xf32> {
-  // expected-error @+1 {{out-channels (dimension 3, 4) and out_backprop channels (dimension 1, 2) must be equal}}
+  // expected-error @+1 {{result 'filter' out-channels (dimension 3) = 4 and operand 'out_backprop' channels (dimension 1) = 2 must be equal}}
   %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x3x4x4xf32>, tensor<1x2x2x2xf32> -> tensor<3x3x3x4xf32>
   return %dw : tensor<3x3x3x4xf32>
 }
@@ -302,7 +302,7 @@ func.func @bf_out_channels_mismatch(%x: tensor<1x3x4x4xf32>, %dy: tensor<1x2x2x2
 // -----
 
 func.func @bf_out_channels_not_divisible_by_groups(%x: tensor<1x4x4x6xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<3x3x2x4xf32> {
-  // expected-error @+1 {{out-channels (4) must be divisible by the group count 3 (input channels 6 / filter in-channels 2)}}
+  // expected-error @+1 {{result 'filter' out-channels (dimension 3) = 4 must be divisible by the group count 3 (input channels 6 / filter in-channels 2)}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<1x4x4x6xf32>, tensor<1x2x2x4xf32> -> tensor<3x3x2x4xf32>
   return %dw : tensor<3x3x2x4xf32>
 }
@@ -312,7 +312,7 @@ func.func @bf_out_channels_not_divisible_by_groups(%x: tensor<1x4x4x6xf32>, %dy:
 // Truncating-division trap of spec §1.3: in 1, k_eff 3, s 1, VALID gives
 // (1 - 3 + 1) / 1 = -1.
 func.func @bf_negative_output_size(%x: tensor<1x1x2xf32>, %dy: tensor<1x0x2xf32>) -> tensor<3x2x2xf32> {
-  // expected-error @+1 {{spatial dimension 0 (W): Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, stride: 1]}}
+  // expected-error @+1 {{operand 'out_backprop' spatial dimension 0 (W) (dimension 1): Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, stride: 1] (filter: 3, dilation: 1, padding: VALID)}}
   %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x1x2xf32>, tensor<1x0x2xf32> -> tensor<3x2x2xf32>
   return %dw : tensor<3x2x2xf32>
 }
@@ -322,7 +322,7 @@ func.func @bf_negative_output_size(%x: tensor<1x1x2xf32>, %dy: tensor<1x0x2xf32>
 // Dilation makes the window too large: k 2, d 3, k_eff 4; H (3 + 0 + 0 - 4 + 1) / 1 = 0
 // is fine but W (2 + 0 + 0 - 4 + 1) / 1 = -1 is not.
 func.func @bf_negative_output_size_explicit_dilated(%x: tensor<1x3x2x1xf32>, %dy: tensor<1x0x0x1xf32>) -> tensor<2x2x1x1xf32> {
-  // expected-error @+1 {{spatial dimension 1 (W): Computed output size would be negative: -1 [input_size: 2, effective_filter_size: 4, stride: 1]}}
+  // expected-error @+1 {{operand 'out_backprop' spatial dimension 1 (W) (dimension 2): Computed output size would be negative: -1 [input_size: 2, effective_filter_size: 4, stride: 1] (filter: 2, dilation: 3, padding: EXPLICIT)}}
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [0, 0, 0, 0] strides = [1, 1] dilations = [3, 3] : tensor<1x3x2x1xf32>, tensor<1x0x0x1xf32> -> tensor<2x2x1x1xf32>
   return %dw : tensor<2x2x1x1xf32>
 }
@@ -539,7 +539,7 @@ func.func @tr_rank6(%x: tensor<1x2x2x2x2x3xf32>, %k: tensor<1x1x1x1x5x3xf32>) ->
 // -----
 
 func.func @tr_kernel_rank(%x: tensor<1x4x4x3xf32>, %k: tensor<3x5x3xf32>) -> tensor<1x8x8x5xf32> {
-  // expected-error @+1 {{operand 'kernel' must have rank 4 like the input (2 spatial dimensions), got rank 3 (shape [3, 5, 3])}}
+  // expected-error @+1 {{operand 'kernel' must have rank 4 like operand 'inputs' (2 spatial dimensions), got rank 3 (shape [3, 5, 3])}}
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x3xf32>, tensor<3x5x3xf32> -> tensor<1x8x8x5xf32>
   return %y : tensor<1x8x8x5xf32>
 }
@@ -588,7 +588,7 @@ func.func @tr_output_padding_length(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3x
 
 // An empty output_padding is not None.
 func.func @tr_output_padding_empty(%x: tensor<1x4x3xf32>, %k: tensor<3x5x3xf32>) -> tensor<1x8x5xf32> {
-  // expected-error @+1 {{attribute 'output_padding' must have 1 entries (one per spatial dimension), got 0: []}}
+  // expected-error @+1 {{attribute 'output_padding' must have 1 entry (one per spatial dimension), got 0: []}}
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [1] output_padding = [] : tensor<1x4x3xf32>, tensor<3x5x3xf32> -> tensor<1x8x5xf32>
   return %y : tensor<1x8x5xf32>
 }
@@ -653,4 +653,22 @@ func.func @tr_negative_output_size_same(%x: tensor<1x2x4x0xf32>, %k: tensor<3x3x
   // expected-error @+1 {{spatial dimension 1 (W): computed output size would be negative: -1 (input: 0, kernel: 3, stride: 2, dilation: 1, padding: same)}}
   %y = conv.transpose %x, %k data_format = channels_first padding = same strides = [2, 2] dilation_rate = [1, 1] output_padding = [1, 0] : tensor<1x2x4x0xf32>, tensor<3x3x2x2xf32> -> tensor<1x2x8x0xf32>
   return %y : tensor<1x2x8x0xf32>
+}
+
+// -----
+
+// Cin = 0 with filter in-channels 1: the group count would be 0.
+func.func @bf_zero_input_channels(%x: tensor<1x2x2x0xf32>, %dy: tensor<1x2x2x3xf32>) -> tensor<1x1x1x3xf32> {
+  // expected-error @+1 {{operand 'input' has 0 channels (dimension 3) but result 'filter' in-channels (dimension 2) is 1: the group count (input channels / filter in-channels) must be >= 1}}
+  %0 = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x2x2x0xf32>, tensor<1x2x2x3xf32> -> tensor<1x1x1x3xf32>
+  return %0 : tensor<1x1x1x3xf32>
+}
+
+// -----
+
+// A kernel of spatial size 0 (Keras requires kernel_size > 0).
+func.func @tr_zero_kernel(%x: tensor<1x3x1xf32>, %k: tensor<0x1x1xf32>) -> tensor<1x6x1xf32> {
+  // expected-error @+1 {{operand 'kernel' spatial dimension 0 (W) (dimension 0) must be >= 1, got 0}}
+  %0 = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [2] : tensor<1x3x1xf32>, tensor<0x1x1xf32> -> tensor<1x6x1xf32>
+  return %0 : tensor<1x6x1xf32>
 }

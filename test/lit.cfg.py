@@ -21,8 +21,15 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.conv_tools_dir, config.llvm_tools_dir]
-tools = ["conv-opt", "mlir-opt", "mlir-runner"]
+tools = ["conv-opt", "conv-run", "mlir-opt", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+config.substitutions.append(
+    ("%conv_capi_test", os.path.join(config.conv_tools_dir, "conv-capi-test")))
+# Python with numpy (the repository's venv) for tests that make .npy files.
+_venv_python = os.path.join(config.conv_src_root, ".venv", "bin", "python")
+config.substitutions = [s for s in config.substitutions if s[0] != "%python"]
+config.substitutions.append(
+    ("%python", _venv_python if os.path.exists(_venv_python) else "python3"))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Runtime libraries for mlir-runner execution tests.

@@ -1,0 +1,151 @@
+//===- Jit.h - ConvGen JIT runtime ------------------------------*- C++ -*-===//
+//
+// Compiles conv ops (from an op spec mirroring the TF/Keras arguments) or any
+// function of an MLIR module through the conv-lower-to-llvm-cpu pipeline and
+// mlir::ExecutionEngine, for the host CPU, and runs the kernels on
+// caller-owned dense row-major buffers. Errors are llvm::Error / Expected;
+// nothing here exits or aborts on bad input. A kernel cache keyed by (spec,
+// target, options) makes repeated compiles free; all of it is thread-safe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CONV_RUNTIME_JIT_H
+#define CONV_RUNTIME_JIT_H
+
+#include "conv/Geometry/Geometry.h"
+#include "conv/Support/ElementType.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace convgen {
+
+/// conv.backprop_filter: dW = f(input, out_backprop); `filterShape` is
+/// tf's filter_sizes ([spatial..., in_channels / groups, out_channels]).
+struct BackpropFilterSpec {
+  ElementType elementType = ElementType::F32;
+  BackpropFilterAttrs attrs;
+  Shape inputShape;
+  Shape filterShape;
+  Shape outBackpropShape;
+  /// Spatial rank named by the data_format (NHWC: 2) when the caller parsed
+  /// one; buildModule then uses that name, so a rank mismatch is reported by
+  /// the verifier. Unset: inputShape.size() - 2.
+  std::optional<int64_t> dataFormatSpatialDims;
+};
+
+/// conv.transpose: output = f(inputs, kernel); kernel [spatial..., out, in].
+struct TransposeSpec {
+  ElementType elementType = ElementType::F32;
+  TransposeAttrs attrs;
+  Shape inputShape;
+  Shape kernelShape;
+};
+
+/// Compilation options (part of the cache key).
+struct CompileOptions {
+  /// Lower conv.transpose by zero insertion (test oracle) instead of phases.
+  bool zeroInsertionTranspose = false;
+  /// Key=value string for debugging / cache keys.
+  std::string str() const;
+};
+
+/// Type of one kernel argument.
+struct TensorInfo {
+  ElementType elementType = ElementType::F32;
+  Shape shape;
+  size_t numElements() const;
+  size_t byteSize() const;
+};
+
+/// The single conv op a kernel computes, when its entry function is exactly
+/// one conv op applied to the function arguments (in order) and returned:
+/// every kernel compiled from a spec, and such functions of modules.
+struct SingleConvOp {
+  enum class Kind { BackpropFilter, Transpose };
+  Kind kind = Kind::BackpropFilter;
+  ElementType elementType = ElementType::F32;
+  /// Valid when kind == BackpropFilter.
+  BackpropFilterGeometry backpropFilter;
+  /// Valid when kind == Transpose.
+  TransposeGeometry transpose;
+
+  /// Useful FLOPs of one call (the geometry's flops()).
+  double flops() const;
+  /// Runs the plain reference (conv/Reference) on buffers laid out as for
+  /// Kernel::run: the two operands, then the result (rounded once to the
+  /// element type).
+  void runReference(llvm::ArrayRef<void *> buffers) const;
+  /// The f64 reference on f64 operands (for error measurements).
+  void runReferenceF64(const double *lhs, const double *rhs,
+                       double *result) const;
+};
+
+/// A compiled, callable kernel. Immutable and safe to call from several
+/// threads at once.
+class Kernel {
+public:
+  virtual ~Kernel();
+  /// Inputs in function-argument order, then the results (out-params).
+  virtual const std::vector<TensorInfo> &inputs() const = 0;
+  virtual const std::vector<TensorInfo> &outputs() const = 0;
+  /// Runs the kernel: `buffers` holds inputs().size() input pointers then
+  /// outputs().size() output pointers, dense row-major.
+  virtual llvm::Error run(llvm::ArrayRef<void *> buffers) const = 0;
+  /// Seconds the first compile of this kernel took (0 for cache hits is not
+  /// reported: this is the original compile time).
+  virtual double compileSeconds() const = 0;
+  /// The textual MLIR the kernel was compiled from (before lowering).
+  virtual const std::string &sourceModule() const = 0;
+  /// The conv op this kernel computes (see SingleConvOp), or null.
+  virtual const SingleConvOp *singleConvOp() const { return nullptr; }
+};
+
+/// Thread-safe compiler + kernel cache.
+class Jit {
+public:
+  Jit();
+  ~Jit();
+  Jit(const Jit &) = delete;
+  Jit &operator=(const Jit &) = delete;
+
+  /// A process-wide instance (the C API and Python use it).
+  static Jit &global();
+
+  /// Builds, verifies and compiles a conv.backprop_filter kernel. Invalid
+  /// specs fail with the verifier's message.
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compile(const BackpropFilterSpec &spec, const CompileOptions &options = {});
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compile(const TransposeSpec &spec, const CompileOptions &options = {});
+
+  /// Compiles function `entry` of an MLIR module given as text (tensor
+  /// arguments and results, static shapes). Cached by text.
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compileModule(llvm::StringRef moduleText, llvm::StringRef entry,
+                const CompileOptions &options = {});
+
+  /// The MLIR text of a single-op kernel function `@kernel` for a spec
+  /// (fails with the verifier's message for an invalid spec).
+  static llvm::Expected<std::string> buildModule(const BackpropFilterSpec &);
+  static llvm::Expected<std::string> buildModule(const TransposeSpec &);
+
+  /// Number of kernels in the cache / compiles performed so far.
+  size_t cacheSize() const;
+  size_t numCompiles() const;
+  void clearCache();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace convgen
+
+#endif // CONV_RUNTIME_JIT_H

@@ -1,0 +1,760 @@
+//===- Jit.cpp - ConvGen JIT runtime --------------------------------------===//
+//
+// Spec -> single-op module (builder API, verified) -> conv-lower-to-llvm-cpu
+// -> mlir::ExecutionEngine (LLVM O3, host CPU and features). Each compile
+// uses its own MLIRContext, so different kernels compile concurrently; the
+// cache hands every thread asking for one key the same in-flight compile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Runtime/Jit.h"
+
+#include "conv/Dialect/Conv/IR/ConvDialect.h"
+#include "conv/Dialect/Conv/IR/ConvOps.h"
+#include "conv/InitAll.h"
+#include "conv/Pipelines/Pipelines.h"
+#include "conv/Reference/Reference.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <mutex>
+#include <unordered_map>
+
+using namespace mlir;
+
+namespace convgen {
+
+//===----------------------------------------------------------------------===//
+// Small value types
+//===----------------------------------------------------------------------===//
+
+std::string CompileOptions::str() const {
+  return std::string("zero-insertion-transpose=") +
+         (zeroInsertionTranspose ? "1" : "0");
+}
+
+size_t TensorInfo::numElements() const {
+  size_t n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<size_t>(d);
+  return n;
+}
+
+size_t TensorInfo::byteSize() const {
+  return numElements() * byteWidth(elementType);
+}
+
+Kernel::~Kernel() = default;
+
+double SingleConvOp::flops() const {
+  return kind == Kind::BackpropFilter ? backpropFilter.flops()
+                                      : transpose.flops();
+}
+
+void SingleConvOp::runReference(llvm::ArrayRef<void *> buffers) const {
+  if (kind == Kind::BackpropFilter)
+    referenceBackpropFilter(backpropFilter, elementType, buffers[0], buffers[1],
+                            buffers[2]);
+  else
+    referenceTranspose(transpose, elementType, buffers[0], buffers[1],
+                       buffers[2]);
+}
+
+void SingleConvOp::runReferenceF64(const double *lhs, const double *rhs,
+                                   double *result) const {
+  if (kind == Kind::BackpropFilter)
+    referenceBackpropFilter(backpropFilter, lhs, rhs, result);
+  else
+    referenceTranspose(transpose, lhs, rhs, result);
+}
+
+namespace {
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::make_error<llvm::StringError>(message,
+                                             llvm::inconvertibleErrorCode());
+}
+
+std::string joined(const Shape &v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// MLIR plumbing
+//===----------------------------------------------------------------------===//
+
+/// Dialects, interface models and LLVM IR translations, built once.
+const DialectRegistry &compileRegistry() {
+  static const DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry;
+    conv::registerAllDialects(*r);
+    registerAllToLLVMIRTranslations(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void initializeLLVMOnce() {
+  static std::once_flag flag;
+  std::call_once(flag, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// "triple/cpu": the host part of cache keys.
+const std::string &hostTargetKey() {
+  static const std::string key =
+      llvm::sys::getProcessTriple() + "/" + llvm::sys::getHostCPUName().str();
+  return key;
+}
+
+/// Collects the diagnostics emitted while alive instead of printing them.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          record(diag);
+          return success();
+        }) {
+    // The messages name the op; its generic form would only add noise.
+    context->printOpOnDiagnostic(false);
+  }
+
+  /// The collected text, or `fallback` when nothing was reported.
+  std::string text(llvm::StringRef fallback) const {
+    return messages.empty() ? fallback.str() : messages;
+  }
+
+private:
+  void record(Diagnostic &diag) {
+    llvm::raw_string_ostream os(messages);
+    if (!messages.empty())
+      os << "\n";
+    bool located = false;
+    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation())) {
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn() << ": ";
+      located = true;
+    }
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      if (located)
+        os << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark: ";
+      break;
+    }
+    os << diag.str();
+    for (Diagnostic &note : diag.getNotes())
+      os << "\nnote: " << note.str();
+  }
+
+  std::string messages;
+  ScopedDiagnosticHandler handler;
+};
+
+Type toMLIRType(MLIRContext *context, ElementType t) {
+  Builder b(context);
+  switch (t) {
+  case ElementType::F16:
+    return b.getF16Type();
+  case ElementType::BF16:
+    return b.getBF16Type();
+  case ElementType::F32:
+    return b.getF32Type();
+  case ElementType::F64:
+    return b.getF64Type();
+  }
+  return {};
+}
+
+std::optional<ElementType> fromMLIRType(Type t) {
+  if (t.isF16())
+    return ElementType::F16;
+  if (t.isBF16())
+    return ElementType::BF16;
+  if (t.isF32())
+    return ElementType::F32;
+  if (t.isF64())
+    return ElementType::F64;
+  return std::nullopt;
+}
+
+/// Tensor types cannot hold negative sizes: reject them before building IR.
+llvm::Error checkSizes(llvm::StringRef name, const Shape &shape) {
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] < 0)
+      return makeError(name + " dimension " + llvm::Twine(i) +
+                       " has negative size " + llvm::Twine(shape[i]) + " (" +
+                       name + " shape " + joined(shape) + ")");
+  return llvm::Error::success();
+}
+
+/// Builds `func.func @kernel(lhs, rhs) -> result { conv op }`, verifies it
+/// and returns its text.
+template <typename BuildOp>
+llvm::Expected<std::string>
+buildKernelModule(ElementType elementType, const Shape &lhs, const Shape &rhs,
+                  const Shape &result, BuildOp buildOp) {
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  context.loadDialect<conv::ConvDialect, func::FuncDialect>();
+  DiagnosticCapture diagnostics(&context);
+  OpBuilder b(&context);
+  Location loc = b.getUnknownLoc();
+  Type et = toMLIRType(&context, elementType);
+  auto lhsType = RankedTensorType::get(lhs, et);
+  auto rhsType = RankedTensorType::get(rhs, et);
+  auto resultType = RankedTensorType::get(result, et);
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(
+      b, loc, "kernel", b.getFunctionType({lhsType, rhsType}, {resultType}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToEnd(body);
+  Value value =
+      buildOp(b, loc, resultType, body->getArgument(0), body->getArgument(1));
+  func::ReturnOp::create(b, loc, value);
+
+  if (failed(verify(*module)))
+    return makeError(diagnostics.text("the generated kernel does not verify"));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime symbols of the generated code
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+// x86-64 passes and returns bf16 in the low half of an SSE register, like
+// float: return a float whose low 16 bits are the bf16 (as MLIR's
+// Float16bits.cpp does). libgcc before GCC 13 has no __truncsfbf2, and the
+// LLVM backend calls it for fptrunc to bf16 without AVX512-BF16.
+float truncSFToBF16(float value) {
+  uint32_t bits = floatToBf16(value);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+
+float truncDFToBF16(double value) {
+  // Round once: double -> float rounding to odd, then float -> bf16 to
+  // nearest even (float keeps more than two extra bits, so this is exact).
+  float f = static_cast<float>(value);
+  if (value == value && static_cast<double>(f) != value) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof(u));
+    bool awayFromZero =
+        (f < 0 ? -static_cast<double>(f) : f) > (value < 0 ? -value : value);
+    if (awayFromZero)
+      --u; // truncate toward zero (the magnitude bits are monotonic)
+    u |= 1;
+    std::memcpy(&f, &u, sizeof(f));
+  }
+  return truncSFToBF16(f);
+}
+#endif
+
+/// Symbols the lowered code may call that need not be in the process: the
+/// memref runtime (memrefCopy of non-contiguous copies) and conversions.
+llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](llvm::StringRef name, auto *fn) {
+    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                           llvm::JITSymbolFlags::Exported};
+  };
+  add("memrefCopy", &memrefCopy);
+#if defined(__x86_64__)
+  add("__truncsfbf2", &truncSFToBF16);
+  add("__truncdfbf2", &truncDFToBF16);
+#endif
+  return map;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+class JitKernel final : public Kernel {
+public:
+  const std::vector<TensorInfo> &inputs() const override { return ins; }
+  const std::vector<TensorInfo> &outputs() const override { return outs; }
+  double compileSeconds() const override { return seconds; }
+  const std::string &sourceModule() const override { return source; }
+  const SingleConvOp *singleConvOp() const override {
+    return convOp ? &*convOp : nullptr;
+  }
+
+  llvm::Error run(llvm::ArrayRef<void *> buffers) const override {
+    size_t n = ins.size() + outs.size();
+    if (buffers.size() != n)
+      return makeError("kernel expects " + llvm::Twine(n) + " buffers (" +
+                       llvm::Twine(ins.size()) + " inputs, " +
+                       llvm::Twine(outs.size()) + " outputs), got " +
+                       llvm::Twine(buffers.size()));
+    // One descriptor {allocated, aligned, offset, sizes[r], strides[r]} per
+    // argument, all in one int64 array; pointers are 64-bit here.
+    static_assert(sizeof(void *) == sizeof(int64_t), "64-bit hosts only");
+    llvm::SmallVector<int64_t, 64> storage(descriptorWords);
+    llvm::SmallVector<void *, 8> descriptors(n);
+    llvm::SmallVector<void *, 8> args(n);
+    size_t word = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const TensorInfo &info = i < ins.size() ? ins[i] : outs[i - ins.size()];
+      void *data = buffers[i];
+      if (!data && info.numElements() != 0)
+        return makeError("buffer " + llvm::Twine(i) + " is null");
+      int64_t *d = storage.data() + word;
+      std::memcpy(d, &data, sizeof(void *));
+      std::memcpy(d + 1, &data, sizeof(void *));
+      d[2] = 0;
+      size_t rank = info.shape.size();
+      int64_t stride = 1;
+      for (size_t k = rank; k-- > 0;) {
+        d[3 + k] = info.shape[k];
+        d[3 + rank + k] = stride;
+        stride *= info.shape[k];
+      }
+      descriptors[i] = d;
+      args[i] = &descriptors[i];
+      word += 3 + 2 * rank;
+    }
+    entry(args.data());
+    return llvm::Error::success();
+  }
+
+  std::unique_ptr<ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
+  std::vector<TensorInfo> ins, outs;
+  size_t descriptorWords = 0;
+  double seconds = 0;
+  std::string source;
+  std::optional<SingleConvOp> convOp;
+};
+
+llvm::Expected<TensorInfo> tensorInfo(Type type, llvm::StringRef what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) {
+    std::string s;
+    llvm::raw_string_ostream(s) << what << " has type " << type
+                                << "; only ranked tensors are supported";
+    return makeError(s);
+  }
+  std::optional<ElementType> et = fromMLIRType(tensor.getElementType());
+  if (!et || !tensor.hasStaticShape()) {
+    std::string s;
+    llvm::raw_string_ostream(s)
+        << what << " has type " << type
+        << "; only static shapes of f16, bf16, f32 or f64 are supported";
+    return makeError(s);
+  }
+  return TensorInfo{*et,
+                    Shape(tensor.getShape().begin(), tensor.getShape().end())};
+}
+
+/// The conv op of `func` when its body is `return conv(arg0, arg1)`.
+std::optional<SingleConvOp> findSingleConvOp(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  if (func.getNumArguments() != 2 || func.getNumResults() != 1 ||
+      body.getOperations().size() != 2)
+    return std::nullopt;
+  Operation *op = &body.front();
+  auto ret = dyn_cast<func::ReturnOp>(body.back());
+  if (!ret || ret.getNumOperands() != 1 ||
+      ret.getOperand(0).getDefiningOp() != op || op->getNumOperands() != 2 ||
+      op->getOperand(0) != body.getArgument(0) ||
+      op->getOperand(1) != body.getArgument(1))
+    return std::nullopt;
+  auto elementType = fromMLIRType(
+      cast<ShapedType>(op->getResult(0).getType()).getElementType());
+  if (!elementType)
+    return std::nullopt;
+  SingleConvOp info;
+  info.elementType = *elementType;
+  if (auto bf = dyn_cast<conv::BackpropFilterOp>(op)) {
+    auto g = bf.getGeometry();
+    if (!g)
+      return std::nullopt;
+    info.kind = SingleConvOp::Kind::BackpropFilter;
+    info.backpropFilter = *g;
+    return info;
+  }
+  if (auto tr = dyn_cast<conv::TransposeOp>(op)) {
+    auto g = tr.getGeometry();
+    if (!g)
+      return std::nullopt;
+    info.kind = SingleConvOp::Kind::Transpose;
+    info.transpose = *g;
+    return info;
+  }
+  return std::nullopt;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  // detectHost() already fills in these two; set them explicitly so the
+  // generated code uses every extension of this CPU (AVX2, AVX-512, ...).
+  builder->setCPU(llvm::sys::getHostCPUName().str());
+  llvm::SubtargetFeatures features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature.first(), feature.second);
+  builder->setFeatures(features.getString());
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  return builder->createTargetMachine();
+}
+
+using Clock = std::chrono::steady_clock;
+
+/// Parses, lowers and JIT-compiles `entry` of `text`; the kernel's compile
+/// time counts from `start`.
+llvm::Expected<std::shared_ptr<const Kernel>>
+compileText(llvm::StringRef text, llvm::StringRef entry,
+            const CompileOptions &options, Clock::time_point start) {
+  initializeLLVMOnce();
+  MLIRContext context(compileRegistry(), MLIRContext::Threading::DISABLED);
+  DiagnosticCapture diagnostics(&context);
+
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, config, "module");
+  if (!module)
+    return makeError(diagnostics.text("failed to parse the module"));
+
+  auto func = module->lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return makeError("the module has no func.func @" + entry);
+  if (func.isExternal())
+    return makeError("func.func @" + entry + " is only a declaration");
+
+  auto kernel = std::make_shared<JitKernel>();
+  kernel->source = text.str();
+  FunctionType type = func.getFunctionType();
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    auto info =
+        tensorInfo(t, "argument " + std::to_string(i) + " of @" + entry.str());
+    if (!info)
+      return info.takeError();
+    kernel->ins.push_back(*info);
+  }
+  for (auto [i, t] : llvm::enumerate(type.getResults())) {
+    auto info =
+        tensorInfo(t, "result " + std::to_string(i) + " of @" + entry.str());
+    if (!info)
+      return info.takeError();
+    kernel->outs.push_back(*info);
+  }
+  for (const TensorInfo &info : kernel->ins)
+    kernel->descriptorWords += 3 + 2 * info.shape.size();
+  for (const TensorInfo &info : kernel->outs)
+    kernel->descriptorWords += 3 + 2 * info.shape.size();
+  kernel->convOp = findSingleConvOp(func);
+
+  // The caller's input buffers are read-only; a public entry with a C
+  // interface.
+  func.setPublic();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                    BoolAttr::get(&context, false));
+  func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                UnitAttr::get(&context));
+
+  PassManager pm(&context);
+  conv::ConvCPUPipelineOptions pipelineOptions;
+  pipelineOptions.zeroInsertionTranspose = options.zeroInsertionTranspose;
+  conv::buildConvCPUPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return makeError(diagnostics.text("conv-lower-to-llvm-cpu failed"));
+
+  auto tmForPasses = createHostTargetMachine();
+  if (!tmForPasses)
+    return tmForPasses.takeError();
+  auto tmForEngine = createHostTargetMachine();
+  if (!tmForEngine)
+    return tmForEngine.takeError();
+  auto transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, tmForPasses->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(*module, engineOptions, std::move(*tmForEngine));
+  if (!engine)
+    return engine.takeError();
+  kernel->engine = std::move(*engine);
+  kernel->engine->registerSymbols(runtimeSymbols);
+  auto fn = kernel->engine->lookupPacked(("_mlir_ciface_" + entry).str());
+  if (!fn)
+    return fn.takeError();
+  kernel->entry = *fn;
+  kernel->engine->initialize();
+
+  kernel->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return std::shared_ptr<const Kernel>(std::move(kernel));
+}
+
+std::string specKey(const BackpropFilterSpec &s) {
+  std::string key = "backprop_filter;";
+  key += stringify(s.elementType);
+  key += s.attrs.layout == DataLayout::ChannelsLast ? ";last" : ";first";
+  key += ";n=" + (s.dataFormatSpatialDims
+                      ? std::to_string(*s.dataFormatSpatialDims)
+                      : std::string("-"));
+  key += ";input=" + joined(s.inputShape);
+  key += ";filter=" + joined(s.filterShape);
+  key += ";out_backprop=" + joined(s.outBackpropShape);
+  key += ";strides=" + joined(s.attrs.strides);
+  key += ";dilations=" + joined(s.attrs.dilations);
+  key += std::string(";padding=") + stringify(s.attrs.padding);
+  key += ";explicit=" + joined(s.attrs.explicitPaddings);
+  return key;
+}
+
+std::string specKey(const TransposeSpec &s) {
+  std::string key = "transpose;";
+  key += stringify(s.elementType);
+  key += s.attrs.layout == DataLayout::ChannelsLast ? ";last" : ";first";
+  key += ";input=" + joined(s.inputShape);
+  key += ";kernel=" + joined(s.kernelShape);
+  key += ";strides=" + joined(s.attrs.strides);
+  key += ";dilations=" + joined(s.attrs.dilations);
+  key += std::string(";padding=") + stringify(s.attrs.padding);
+  key += ";output_padding=" +
+         (s.attrs.outputPadding ? joined(*s.attrs.outputPadding) : "None");
+  return key;
+}
+
+/// A finished compile, shared by everyone who asked for its key.
+struct Outcome {
+  std::shared_ptr<const Kernel> kernel;
+  std::string error;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Jit
+//===----------------------------------------------------------------------===//
+
+struct Jit::Impl {
+  /// One cache slot; `id` tells a slot from a later one with the same key.
+  struct Slot {
+    uint64_t id;
+    std::shared_future<Outcome> future;
+  };
+
+  mutable std::mutex mutex;
+  std::unordered_map<std::string, Slot> cache;
+  uint64_t nextId = 0;
+  std::atomic<size_t> compiles{0};
+
+  /// Returns the kernel of `key`, running `compile` once per key (other
+  /// threads asking meanwhile wait for that compile); failures are not
+  /// cached.
+  template <typename CompileFn>
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  getOrCompile(const std::string &key, CompileFn compile) {
+    std::promise<Outcome> promise;
+    std::shared_future<Outcome> future;
+    uint64_t id = 0;
+    bool owner = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = cache.find(key);
+      if (it != cache.end()) {
+        future = it->second.future;
+      } else {
+        future = promise.get_future().share();
+        id = nextId++;
+        cache.emplace(key, Slot{id, future});
+        owner = true;
+      }
+    }
+    if (owner) {
+      ++compiles;
+      Outcome outcome;
+      llvm::Expected<std::shared_ptr<const Kernel>> kernel = compile();
+      if (kernel)
+        outcome.kernel = std::move(*kernel);
+      else
+        outcome.error = llvm::toString(kernel.takeError());
+      if (!outcome.kernel) {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = cache.find(key);
+        // clearCache() may have dropped or replaced our slot meanwhile.
+        if (it != cache.end() && it->second.id == id)
+          cache.erase(it);
+      }
+      promise.set_value(std::move(outcome));
+    }
+    const Outcome &outcome = future.get();
+    if (!outcome.kernel)
+      return makeError(outcome.error);
+    return outcome.kernel;
+  }
+};
+
+Jit::Jit() : impl(std::make_unique<Impl>()) {}
+Jit::~Jit() = default;
+
+Jit &Jit::global() {
+  // Never destroyed: destroying kernels (ExecutionEngine runs JIT
+  // deinitializers through LLVM) from exit handlers would race the
+  // destruction of LLVM's own statics.
+  static Jit *jit = new Jit;
+  return *jit;
+}
+
+llvm::Expected<std::string> Jit::buildModule(const BackpropFilterSpec &spec) {
+  if (auto err = checkSizes("operand 'input'", spec.inputShape))
+    return std::move(err);
+  if (auto err = checkSizes("operand 'out_backprop'", spec.outBackpropShape))
+    return std::move(err);
+  if (auto err = checkSizes("result 'filter'", spec.filterShape))
+    return std::move(err);
+  int64_t n = spec.dataFormatSpatialDims
+                  ? *spec.dataFormatSpatialDims
+                  : static_cast<int64_t>(spec.inputShape.size()) - 2;
+  const BackpropFilterAttrs &a = spec.attrs;
+  return buildKernelModule(
+      spec.elementType, spec.inputShape, spec.outBackpropShape,
+      spec.filterShape,
+      [&](OpBuilder &b, Location loc, Type resultType, Value input,
+          Value outBackprop) -> Value {
+        conv::TFPadding padding = conv::TFPadding::VALID;
+        if (a.padding == FilterPadding::Same)
+          padding = conv::TFPadding::SAME;
+        else if (a.padding == FilterPadding::Explicit)
+          padding = conv::TFPadding::EXPLICIT;
+        DenseI64ArrayAttr explicitPaddings;
+        if (a.padding == FilterPadding::Explicit || !a.explicitPaddings.empty())
+          explicitPaddings = b.getDenseI64ArrayAttr(a.explicitPaddings);
+        return conv::BackpropFilterOp::create(
+            b, loc, resultType, input, outBackprop,
+            conv::getTFDataFormat(a.layout, n), padding, explicitPaddings,
+            a.strides, a.dilations);
+      });
+}
+
+llvm::Expected<std::string> Jit::buildModule(const TransposeSpec &spec) {
+  if (auto err = checkSizes("operand 'inputs'", spec.inputShape))
+    return std::move(err);
+  if (auto err = checkSizes("operand 'kernel'", spec.kernelShape))
+    return std::move(err);
+  const TransposeAttrs &a = spec.attrs;
+  // The result type comes from the geometry; when it fails, any type of the
+  // operands' rank lets the verifier report the geometry's message.
+  Shape resultShape = spec.inputShape;
+  auto geometry =
+      computeTransposeGeometry(a, spec.inputShape, spec.kernelShape);
+  if (geometry)
+    resultShape = geometry->outputShape();
+  return buildKernelModule(
+      spec.elementType, spec.inputShape, spec.kernelShape, resultShape,
+      [&](OpBuilder &b, Location loc, Type resultType, Value inputs,
+          Value kernel) -> Value {
+        DenseI64ArrayAttr outputPadding;
+        if (a.outputPadding)
+          outputPadding = b.getDenseI64ArrayAttr(*a.outputPadding);
+        return conv::TransposeOp::create(
+            b, loc, resultType, inputs, kernel,
+            a.layout == DataLayout::ChannelsLast
+                ? conv::KerasDataFormat::channels_last
+                : conv::KerasDataFormat::channels_first,
+            a.padding == TransposePadding::Same ? conv::KerasPadding::same
+                                                : conv::KerasPadding::valid,
+            a.strides, a.dilations, outputPadding);
+      });
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+Jit::compile(const BackpropFilterSpec &spec, const CompileOptions &options) {
+  std::string key = specKey(spec) + "|" + options.str() + "|" + hostTargetKey();
+  return impl->getOrCompile(
+      key, [&]() -> llvm::Expected<std::shared_ptr<const Kernel>> {
+        auto start = Clock::now();
+        auto text = buildModule(spec);
+        if (!text)
+          return text.takeError();
+        return compileText(*text, "kernel", options, start);
+      });
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+Jit::compile(const TransposeSpec &spec, const CompileOptions &options) {
+  std::string key = specKey(spec) + "|" + options.str() + "|" + hostTargetKey();
+  return impl->getOrCompile(
+      key, [&]() -> llvm::Expected<std::shared_ptr<const Kernel>> {
+        auto start = Clock::now();
+        auto text = buildModule(spec);
+        if (!text)
+          return text.takeError();
+        return compileText(*text, "kernel", options, start);
+      });
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+Jit::compileModule(llvm::StringRef moduleText, llvm::StringRef entry,
+                   const CompileOptions &options) {
+  std::string key = "module;entry=" + entry.str() + ";" + options.str() + "|" +
+                    hostTargetKey() + "|" + moduleText.str();
+  return impl->getOrCompile(key, [&] {
+    return compileText(moduleText, entry, options, Clock::now());
+  });
+}
+
+size_t Jit::cacheSize() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->cache.size();
+}
+
+size_t Jit::numCompiles() const { return impl->compiles.load(); }
+
+void Jit::clearCache() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->cache.clear();
+}
+
+} // namespace convgen

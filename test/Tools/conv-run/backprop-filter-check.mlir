@@ -1,0 +1,41 @@
+// conv.backprop_filter through the JIT against the reference, on random
+// inputs: both layouts, 1-D to 3-D, groups, every padding, every dtype.
+
+// RUN: conv-run %s --entry nhwc_f32 --check --seed 1 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nchw_f64_dilated --check --seed 2 | FileCheck %s --check-prefix=F64
+// RUN: conv-run %s --entry nwc_bf16_groups_explicit --check --seed 3 | FileCheck %s --check-prefix=BF16
+// RUN: conv-run %s --entry ncdhw_f16_groups_same --check --seed 4 | FileCheck %s --check-prefix=F16
+
+// F32: check: max abs error {{.*}} (f32): PASS
+// F64: check: max abs error {{.*}} (f64): PASS
+// BF16: check: max abs error {{.*}} (bf16): PASS
+// F16: check: max abs error {{.*}} (f16): PASS
+
+func.func @nhwc_f32(%x: tensor<2x9x9x8xf32>, %dy: tensor<2x5x5x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<2x9x9x8xf32>, tensor<2x5x5x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+func.func @nchw_f64_dilated(%x: tensor<2x3x10x7xf64>, %dy: tensor<2x4x6x3xf64>) -> tensor<3x2x3x4xf64> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = VALID
+          strides = [1, 2] dilations = [2, 1]
+          : tensor<2x3x10x7xf64>, tensor<2x4x6x3xf64> -> tensor<3x2x3x4xf64>
+  return %dw : tensor<3x2x3x4xf64>
+}
+
+// Cin 6, filter in-channels 2: 3 groups.
+func.func @nwc_bf16_groups_explicit(%x: tensor<3x11x6xbf16>, %dy: tensor<3x4x9xbf16>) -> tensor<4x2x9xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = EXPLICIT
+          explicit_paddings = [2, 1] strides = [3] dilations = [1]
+          : tensor<3x11x6xbf16>, tensor<3x4x9xbf16> -> tensor<4x2x9xbf16>
+  return %dw : tensor<4x2x9xbf16>
+}
+
+func.func @ncdhw_f16_groups_same(%x: tensor<1x4x5x6x5xf16>, %dy: tensor<1x6x3x6x3xf16>) -> tensor<2x3x2x2x6xf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCDHW padding = SAME
+          strides = [2, 1, 2] dilations = [1, 1, 1]
+          : tensor<1x4x5x6x5xf16>, tensor<1x6x3x6x3xf16> -> tensor<2x3x2x2x6xf16>
+  return %dw : tensor<2x3x2x2x6xf16>
+}

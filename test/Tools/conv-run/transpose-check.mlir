@@ -1,0 +1,43 @@
+// conv.transpose through the JIT against the reference, on random inputs,
+// with the stride-phase lowering and with the zero-insertion oracle.
+
+// RUN: conv-run %s --entry nhwc_f32_same --check | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_same --check --zero-insertion-transpose | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 | FileCheck %s --check-prefix=F64
+// RUN: conv-run %s --entry nwc_bf16_dilated --check --seed 6 | FileCheck %s --check-prefix=BF16
+// RUN: conv-run %s --entry ndhwc_f16_strided_dilated --check --seed 7 | FileCheck %s --check-prefix=F16
+// RUN: conv-run %s --entry ndhwc_f16_strided_dilated --check --seed 7 --zero-insertion-transpose | FileCheck %s --check-prefix=F16
+
+// F32: check: max abs error {{.*}} (f32): PASS
+// F64: check: max abs error {{.*}} (f64): PASS
+// BF16: check: max abs error {{.*}} (bf16): PASS
+// F16: check: max abs error {{.*}} (f16): PASS
+
+func.func @nhwc_f32_same(%x: tensor<1x4x4x16xf32>, %k: tensor<4x4x8x16xf32>) -> tensor<1x8x8x8xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x4x4x16xf32>, tensor<4x4x8x16xf32> -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}
+
+func.func @nchw_f64_output_padding(%x: tensor<2x3x5x4xf64>, %k: tensor<3x3x5x3xf64>) -> tensor<2x5x12x14xf64> {
+  %y = conv.transpose %x, %k data_format = channels_first padding = valid
+         strides = [2, 3] dilation_rate = [1, 1] output_padding = [1, 2]
+         : tensor<2x3x5x4xf64>, tensor<3x3x5x3xf64> -> tensor<2x5x12x14xf64>
+  return %y : tensor<2x5x12x14xf64>
+}
+
+func.func @nwc_bf16_dilated(%x: tensor<2x7x3xbf16>, %k: tensor<3x4x3xbf16>) -> tensor<2x11x4xbf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [1] dilation_rate = [2]
+         : tensor<2x7x3xbf16>, tensor<3x4x3xbf16> -> tensor<2x11x4xbf16>
+  return %y : tensor<2x11x4xbf16>
+}
+
+// Stride and dilation together (JAX semantics), output_padding with a zero.
+func.func @ndhwc_f16_strided_dilated(%x: tensor<1x3x4x3x2xf16>, %k: tensor<2x3x2x3x2xf16>) -> tensor<1x5x8x3x3xf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2, 1] dilation_rate = [2, 1, 2] output_padding = [0, 1, 0]
+         : tensor<1x3x4x3x2xf16>, tensor<2x3x2x3x2xf16> -> tensor<1x5x8x3x3xf16>
+  return %y : tensor<1x5x8x3x3xf16>
+}

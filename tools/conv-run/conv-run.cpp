@@ -1,0 +1,272 @@
+//===- conv-run.cpp - Run a function of a conv module through the JIT -----===//
+//
+//   conv-run FILE.mlir --entry NAME [--input a.npy]... [--seed N]
+//            [--output out.npy]... [--check] [--repeat N] [--print]
+//
+// Compiles function NAME with conv-lower-to-llvm-cpu and the ExecutionEngine
+// (convgen::Jit), runs it on .npy inputs (converted to the argument element
+// types) or on uniform [-1, 1) random inputs, and prints, checks against the
+// reference, times or saves the results. NumPy has no bfloat16: bf16
+// arguments read any float .npy (typically f32) and bf16 results are written
+// as f32 .npy files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Runtime/Jit.h"
+#include "conv/Support/ElementType.h"
+#include "conv/Support/Npy.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+using namespace convgen;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory category("conv-run options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir file>"),
+                               cl::init("-"), cl::cat(category));
+cl::opt<std::string> entry("entry", cl::desc("Function to run"), cl::Required,
+                           cl::value_desc("name"), cl::cat(category));
+cl::list<std::string>
+    inputs("input",
+           cl::desc("Argument from an .npy file (repeat, in argument order; "
+                    "converted to the argument's element type)"),
+           cl::value_desc("file.npy"), cl::cat(category));
+cl::opt<uint64_t> seed("seed",
+                       cl::desc("Seed of the uniform [-1, 1) random "
+                                "arguments used without --input"),
+                       cl::init(0), cl::cat(category));
+cl::list<std::string>
+    outputs("output",
+            cl::desc("Write result i to the i-th --output .npy file (bf16 "
+                     "results as f32)"),
+            cl::value_desc("file.npy"), cl::cat(category));
+cl::opt<bool> check("check",
+                    cl::desc("Compare the result with the reference (the "
+                             "function must be a single conv op)"),
+                    cl::cat(category));
+cl::opt<double> rtol("rtol",
+                     cl::desc("--check tolerance relative to the largest "
+                              "reference magnitude (default: 1e-10 f64, 1e-4 "
+                              "f32, 1e-2 f16/bf16)"),
+                     cl::init(-1), cl::cat(category));
+cl::opt<unsigned> repeat("repeat",
+                         cl::desc("Time N calls (after one warm-up call) "
+                                  "and print time per call and GFLOP/s"),
+                         cl::init(0), cl::cat(category));
+cl::opt<bool> print("print", cl::desc("Print the results"), cl::cat(category));
+cl::opt<bool> zeroInsertion(
+    "zero-insertion-transpose",
+    cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
+    cl::cat(category));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "conv-run") << message << "\n";
+  return 1;
+}
+
+std::string typeString(const TensorInfo &info) {
+  std::string s = "tensor<";
+  for (int64_t d : info.shape)
+    s += std::to_string(d) + "x";
+  return s + stringify(info.elementType) + ">";
+}
+
+/// A buffer of one argument or result.
+struct Tensor {
+  TensorInfo info;
+  std::vector<char> bytes;
+  explicit Tensor(const TensorInfo &i) : info(i), bytes(i.byteSize()) {}
+  double get(size_t k) const {
+    return loadAsDouble(info.elementType, bytes.data(), k);
+  }
+  void set(size_t k, double v) {
+    storeFromDouble(info.elementType, bytes.data(), k, v);
+  }
+  std::vector<double> toDouble() const {
+    std::vector<double> v(info.numElements());
+    for (size_t k = 0; k < v.size(); ++k)
+      v[k] = get(k);
+    return v;
+  }
+};
+
+void printTensor(size_t index, const Tensor &t) {
+  llvm::outs() << "result " << index << ": " << typeString(t.info) << "\n";
+  size_t n = t.info.numElements();
+  size_t row = t.info.shape.empty() ? 1 : t.info.shape.back();
+  if (row == 0)
+    return;
+  for (size_t start = 0; start < n; start += row) {
+    llvm::outs() << "[";
+    for (size_t k = start; k < start + row; ++k)
+      llvm::outs() << (k == start ? "" : ", ") << llvm::format("%g", t.get(k));
+    llvm::outs() << "]\n";
+  }
+}
+
+double defaultTolerance(ElementType t) {
+  switch (t) {
+  case ElementType::F64:
+    return 1e-10;
+  case ElementType::F32:
+    return 1e-4;
+  case ElementType::F16:
+  case ElementType::BF16:
+    return 1e-2;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "conv-run: run a function of a conv module through the JIT\n\n"
+      "NumPy has no bfloat16: bf16 arguments read float .npy files (e.g. "
+      "f32)\nand bf16 results are written as f32 .npy files.\n");
+
+  auto file = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!file)
+    return fail("cannot read '" + inputFile +
+                "': " + file.getError().message());
+
+  CompileOptions options;
+  options.zeroInsertionTranspose = zeroInsertion;
+  auto compiled =
+      Jit::global().compileModule((*file)->getBuffer(), entry, options);
+  if (!compiled)
+    return fail(llvm::toString(compiled.takeError()));
+  const Kernel &kernel = **compiled;
+
+  // Arguments.
+  std::vector<Tensor> args;
+  for (const TensorInfo &info : kernel.inputs())
+    args.emplace_back(info);
+  if (!inputs.empty()) {
+    if (inputs.size() != args.size())
+      return fail("@" + entry + " has " + llvm::Twine(args.size()) +
+                  " arguments but " + llvm::Twine(inputs.size()) +
+                  " --input files were given");
+    for (size_t i = 0; i < args.size(); ++i) {
+      NpyArray array;
+      std::string error;
+      if (!readNpy(inputs[i], array, error))
+        return fail(error);
+      if (array.shape != args[i].info.shape) {
+        TensorInfo got{array.elementType, array.shape};
+        return fail("--input " + inputs[i] + " has type " + typeString(got) +
+                    " but argument " + llvm::Twine(i) + " of @" + entry +
+                    " is " + typeString(args[i].info));
+      }
+      for (size_t k = 0; k < array.numElements(); ++k)
+        args[i].set(k, loadAsDouble(array.elementType, array.data.data(), k));
+    }
+  } else {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    for (Tensor &t : args)
+      for (size_t k = 0; k < t.info.numElements(); ++k)
+        t.set(k, uniform(rng));
+  }
+  if (outputs.size() > kernel.outputs().size())
+    return fail("@" + entry + " has " + llvm::Twine(kernel.outputs().size()) +
+                " results but " + llvm::Twine(outputs.size()) +
+                " --output files were given");
+
+  std::vector<Tensor> results;
+  for (const TensorInfo &info : kernel.outputs())
+    results.emplace_back(info);
+  std::vector<void *> buffers;
+  for (Tensor &t : args)
+    buffers.push_back(t.bytes.data());
+  for (Tensor &t : results)
+    buffers.push_back(t.bytes.data());
+
+  if (llvm::Error err = kernel.run(buffers))
+    return fail(llvm::toString(std::move(err)));
+
+  if (repeat > 0) {
+    auto start = std::chrono::steady_clock::now();
+    for (unsigned r = 0; r < repeat; ++r)
+      if (llvm::Error err = kernel.run(buffers))
+        return fail(llvm::toString(std::move(err)));
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count() /
+        repeat;
+    llvm::outs() << llvm::format("compile: %.3f ms\n",
+                                 kernel.compileSeconds() * 1e3);
+    llvm::outs() << llvm::format("time: %.6f ms per call (%u calls)\n",
+                                 seconds * 1e3, unsigned(repeat));
+    if (const SingleConvOp *op = kernel.singleConvOp())
+      llvm::outs() << llvm::format("GFLOP/s: %.3f (%.0f FLOP per call)\n",
+                                   op->flops() / seconds * 1e-9, op->flops());
+  }
+
+  if (print)
+    for (size_t i = 0; i < results.size(); ++i)
+      printTensor(i, results[i]);
+
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Tensor &t = results[i];
+    std::string error;
+    bool ok;
+    if (t.info.elementType == ElementType::BF16) {
+      std::vector<float> f32(t.info.numElements());
+      for (size_t k = 0; k < f32.size(); ++k)
+        f32[k] = static_cast<float>(t.get(k));
+      ok = writeNpy(outputs[i], ElementType::F32, t.info.shape, f32.data(),
+                    error);
+    } else {
+      ok = writeNpy(outputs[i], t.info.elementType, t.info.shape,
+                    t.bytes.data(), error);
+    }
+    if (!ok)
+      return fail(error);
+  }
+
+  if (check) {
+    const SingleConvOp *op = kernel.singleConvOp();
+    if (!op)
+      return fail("--check needs @" + entry +
+                  " to be a single conv op returning conv(arg0, arg1)");
+    std::vector<double> lhs = args[0].toDouble(), rhs = args[1].toDouble();
+    std::vector<double> ref(results[0].info.numElements());
+    op->runReferenceF64(lhs.data(), rhs.data(), ref.data());
+    double maxErr = 0, maxRef = 0;
+    for (size_t k = 0; k < ref.size(); ++k) {
+      double e = std::fabs(results[0].get(k) - ref[k]);
+      if (std::isnan(e))
+        e = INFINITY;
+      maxErr = std::max(maxErr, e);
+      maxRef = std::max(maxRef, std::fabs(ref[k]));
+    }
+    double tol =
+        (rtol >= 0 ? double(rtol) : defaultTolerance(op->elementType)) * maxRef;
+    bool pass = maxErr <= tol;
+    llvm::outs() << llvm::format(
+        "check: max abs error %.3e, max |reference| %.3e, tolerance %.3e "
+        "(%s): %s\n",
+        maxErr, maxRef, tol, stringify(op->elementType),
+        pass ? "PASS" : "FAIL");
+    if (!pass)
+      return 1;
+  }
+  return 0;
+}

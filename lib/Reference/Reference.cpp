@@ -56,19 +56,16 @@ void referenceBackpropFilter(const BackpropFilterGeometry &g,
   ActivationIndexer xi{g.layout, g.inChannels, in};
   ActivationIndexer yi{g.layout, g.outChannels, out};
   int64_t cf = g.filterInChannels, cout = g.outChannels;
-  int64_t coutPerGroup = g.groups ? cout / g.groups : cout;
+  int64_t coutPerGroup = cout / g.groups; // geometry: groups >= 1
   for (int64_t k0 = 0; k0 < k[0]; ++k0)
     for (int64_t k1 = 0; k1 < k[1]; ++k1)
       for (int64_t k2 = 0; k2 < k[2]; ++k2)
         for (int64_t ci = 0; ci < cf; ++ci)
           for (int64_t co = 0; co < cout; ++co) {
-            int64_t group = coutPerGroup ? co / coutPerGroup : 0;
+            int64_t group = co / coutPerGroup;
             int64_t c = group * cf + ci;
             double acc = 0;
-            // With Cin = 0 (groups = 0, accepted like TF since 0 % Cf == 0)
-            // the channel does not exist: X reads as 0, dW is 0.
-            int64_t batch = c < g.inChannels ? g.batch : 0;
-            for (int64_t b = 0; b < batch; ++b)
+            for (int64_t b = 0; b < g.batch; ++b)
               for (int64_t o0 = 0; o0 < out[0]; ++o0)
                 for (int64_t o1 = 0; o1 < out[1]; ++o1)
                   for (int64_t o2 = 0; o2 < out[2]; ++o2) {

@@ -7,8 +7,8 @@
 // the trailing rows that a negative "used" after-pad never reads). Every tap
 // k is one contraction over (batch, output spatial) of a strided slice of P
 // with dY: a linalg.generic with projected-permutation indexing maps, written
-// into the tap's [Cf, Cout] slice of dW. The taps are an scf.for nest, so the
-// IR does not grow with the kernel size. Groups split Cin into [G, Cf] and
+// into the tap's [Cf, Cout] slice of dW. The taps are one scf.forall (they are independent),
+// so the IR does not grow with the kernel size. Groups split Cin into [G, Cf] and
 // Cout into [G, Cout / G] with tensor.expand_shape.
 //
 //===----------------------------------------------------------------------===//
@@ -105,24 +105,16 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     bool grouped = g.groups > 1;
     int64_t cdim = channelDim(g.layout, n);
 
-    // Tap loops.
-    SmallVector<Value> ivs;
-    SmallVector<scf::ForOp> loops;
-    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value iter = dw;
-    for (int64_t d = 0; d < n; ++d) {
-      Value ub = arith::ConstantIndexOp::create(rewriter, loc, g.filterSpatial[d]);
-      auto loop = scf::ForOp::create(rewriter, loc, c0, ub, c1, ValueRange{iter});
-      if (!loops.empty())
-        scf::YieldOp::create(rewriter, loc, loop.getResults());
-      rewriter.setInsertionPointToStart(loop.getBody());
-      ivs.push_back(loop.getInductionVar());
-      iter = loop.getRegionIterArgs()[0];
-      loops.push_back(loop);
-    }
-    // Note: the yields of outer loops were created before their bodies'
-    // content; move the insertion point before the innermost body's end.
+    // The taps are independent: one scf.forall over them, each writing its
+    // own [Cf, Cout] slice of dW.
+    SmallVector<OpFoldResult> tapCounts;
+    for (int64_t d = 0; d < n; ++d)
+      tapCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+    auto forall = scf::ForallOp::create(rewriter, loc, tapCounts,
+                                        ValueRange{dw}, std::nullopt);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    SmallVector<Value> ivs(forall.getInductionVars());
+    Value iter = forall.getRegionIterArgs()[0];
 
     // Strided slice of the window for this tap.
     auto windowType = cast<RankedTensorType>(window.getType());
@@ -209,25 +201,17 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     auto contraction = linalg::GenericOp::create(
         rewriter, loc, TypeRange{tap.getType()}, ValueRange{x, dy},
         ValueRange{tap}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value lhs = args[0], rhs = args[1];
-          if (lhs.getType() != accType) {
-            lhs = arith::ExtFOp::create(b, l, accType, lhs);
-            rhs = arith::ExtFOp::create(b, l, accType, rhs);
-          }
-          Value mul = arith::MulFOp::create(b, l, lhs, rhs);
-          Value add = arith::AddFOp::create(b, l, args[2], mul);
-          linalg::YieldOp::create(b, l, add);
-        });
+        buildMulAddBody);
+    contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
     Value result = contraction.getResult(0);
     if (grouped)
       result = collapseDims(rewriter, loc, result, 1);
-    Value updated = tensor::InsertSliceOp::create(rewriter, loc, result, iter,
-                                                  wOffsets, wSizes, wStrides);
-    scf::YieldOp::create(rewriter, loc, updated);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, result, iter, wOffsets,
+                                          wSizes, wStrides);
 
-    rewriter.setInsertionPointAfter(loops.front());
-    Value dwFinal = loops.front().getResult(0);
+    rewriter.setInsertionPointAfter(forall);
+    Value dwFinal = forall.getResult(0);
     rewriter.replaceOp(op, castElements(rewriter, loc, dwFinal, elementType));
     return success();
   }

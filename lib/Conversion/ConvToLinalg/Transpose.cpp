@@ -8,8 +8,9 @@
 // The taps of phase r form the progression m = m0 + t*s' (s' = s/gcd(s,d)),
 // t < T, and floor(m*d/s) = e0 + t*d' (d' = d/gcd(s,d)). Reversing the taps
 // turns every phase into a dense stride-1 correlation with dilation d' of the
-// input window x[j - e0 - (T-1)*d' + u*d'] with the reversed sub-kernel:
-// a linalg.conv_* named op. Output q = s*j + r - crop, so phase r fills the
+// input window x[j - e0 - (T-1)*d' + u*d'] with the reversed sub-kernel: a
+// linalg.generic with loops [b, o..., co, t..., ci] that accumulates straight
+// into the phase's strided slice of the output. Output q = s*j + r - crop, so phase r fills the
 // strided output slice q0, q0 + s, ... (q0 = (r - crop) mod s). Phases with
 // no taps stay zero; nothing is multiplied by an inserted zero.
 //
@@ -77,23 +78,30 @@ Phase1D computePhase(int64_t r, int64_t in, int64_t k, int64_t s, int64_t d,
   return p;
 }
 
-/// Inserts `v` into `dest` at `offsets` (spatial) with spatial `strides`,
-/// batch and channels whole.
-Value insertSpatial(OpBuilder &b, Location loc, Value v, Value dest,
-                    Layout layout, ArrayRef<int64_t> offsets,
-                    ArrayRef<int64_t> strides) {
-  auto type = cast<RankedTensorType>(v.getType());
+/// The spatial slice of `dest` at `offsets` with `sizes` and `strides`
+/// (batch and channels whole), as tensor.extract_slice offsets/sizes/strides.
+struct SpatialSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> shape;
+};
+
+SpatialSlice spatialSlice(OpBuilder &b, RankedTensorType type, Layout layout,
+                          ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+                          ArrayRef<int64_t> strides) {
   int64_t rank = type.getRank(), n = rank - 2;
-  SmallVector<OpFoldResult> off(rank, b.getIndexAttr(0)), sizes,
-      str(rank, b.getIndexAttr(1));
-  for (int64_t i = 0; i < rank; ++i)
-    sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+  SpatialSlice s;
+  s.shape.assign(type.getShape().begin(), type.getShape().end());
+  s.offsets.assign(rank, b.getIndexAttr(0));
+  s.strides.assign(rank, b.getIndexAttr(1));
   for (int64_t d = 0; d < n; ++d) {
     int64_t dim = spatialDim(layout, d);
-    off[dim] = b.getIndexAttr(offsets[d]);
-    str[dim] = b.getIndexAttr(strides[d]);
+    s.offsets[dim] = b.getIndexAttr(offsets[d]);
+    s.strides[dim] = b.getIndexAttr(strides[d]);
+    s.shape[dim] = sizes[d];
   }
-  return tensor::InsertSliceOp::create(b, loc, v, dest, off, sizes, str);
+  for (int64_t i = 0; i < rank; ++i)
+    s.sizes.push_back(b.getIndexAttr(s.shape[i]));
+  return s;
 }
 
 SmallVector<int64_t> activationShape(Layout layout, int64_t batch,
@@ -170,13 +178,17 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         Value subKernel = gatherKernelTaps(b, loc, op.getKernel(), g.layout,
                                            tapOffset, tapStep, numTaps,
                                            /*reverse=*/true);
-        Value init = createZeros(
-            b, loc, activationShape(g.layout, g.batch, outCount, g.outChannels),
-            accType);
+        // The phase accumulates straight into its strided output slice.
+        auto outType = cast<RankedTensorType>(out.getType());
+        SpatialSlice slice = spatialSlice(b, outType, g.layout, outOffset,
+                                          outCount, g.strides);
+        Value init = tensor::ExtractSliceOp::create(
+            b, loc, outType.clone(slice.shape), out, slice.offsets,
+            slice.sizes, slice.strides);
         Value phase =
-            createNamedConv(b, loc, g.layout, window, subKernel, init, dil);
-        out = insertSpatial(b, loc, phase, out, g.layout, outOffset,
-                            g.strides);
+            createTapCorrelation(b, loc, g.layout, window, subKernel, init, dil);
+        out = tensor::InsertSliceOp::create(b, loc, phase, out, slice.offsets,
+                                            slice.sizes, slice.strides);
       }
       int64_t d = n - 1;
       while (d >= 0 && ++idx[d] == g.strides[d])
@@ -213,7 +225,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         b, loc,
         activationShape(g.layout, g.batch, dilatedSpatial, g.inChannels),
         elementType);
-    z = insertSpatial(b, loc, op.getInputs(), z, g.layout, zeros, g.strides);
+    SpatialSlice scatter =
+        spatialSlice(b, cast<RankedTensorType>(z.getType()), g.layout, zeros,
+                     g.inputSpatial, g.strides);
+    z = tensor::InsertSliceOp::create(b, loc, op.getInputs(), z,
+                                      scatter.offsets, scatter.sizes,
+                                      scatter.strides);
     Value padded = extractZeroPaddedWindow(b, loc, z, g.layout, start, size);
     Value flipped =
         gatherKernelTaps(b, loc, op.getKernel(), g.layout, kernelOffset,
@@ -221,8 +238,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     Value init = createZeros(
         b, loc, activationShape(g.layout, g.batch, g.outSpatial, g.outChannels),
         accType);
-    return createNamedConv(b, loc, g.layout, padded, flipped, init,
-                           g.dilations);
+    return createTapCorrelation(b, loc, g.layout, padded, flipped, init,
+                                g.dilations);
   }
 
   TransposeLowering lowering;

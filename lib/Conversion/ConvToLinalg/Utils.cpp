@@ -2,6 +2,8 @@
 
 #include "Utils.h"
 
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -161,48 +163,61 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
   return generic.getResult(0);
 }
 
-Value createNamedConv(OpBuilder &b, Location loc, Layout layout,
-                      Value input, Value filter, Value init,
-                      ArrayRef<int64_t> dilations) {
+void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args) {
+  Type accType = args[2].getType();
+  Value lhs = args[0], rhs = args[1];
+  if (lhs.getType() != accType)
+    lhs = arith::ExtFOp::create(b, loc, accType, lhs);
+  if (rhs.getType() != accType)
+    rhs = arith::ExtFOp::create(b, loc, accType, rhs);
+  Value mul = arith::MulFOp::create(b, loc, lhs, rhs);
+  Value add = arith::AddFOp::create(b, loc, args[2], mul);
+  linalg::YieldOp::create(b, loc, add);
+}
+
+Value createTapCorrelation(OpBuilder &b, Location loc, Layout layout,
+                           Value input, Value filter, Value init,
+                           ArrayRef<int64_t> dilations) {
   int64_t n = static_cast<int64_t>(dilations.size());
-  auto attrType = RankedTensorType::get({n}, b.getI64Type());
-  SmallVector<int64_t> ones(n, 1);
-  SmallVector<NamedAttribute> attrs = {
-      b.getNamedAttr("strides", DenseIntElementsAttr::get(attrType, ones)),
-      b.getNamedAttr("dilations",
-                     DenseIntElementsAttr::get(attrType, dilations))};
-  // Own the ranges' storage: TypeRange/ValueRange do not.
-  SmallVector<Type> results{init.getType()};
-  SmallVector<Value> ins{input, filter}, outs{init};
-  bool last = layout == Layout::ChannelsLast;
-  Operation *op = nullptr;
-  switch (n) {
-  case 1:
-    op = last ? linalg::Conv1DNwcWcfOp::create(b, loc, results, ins, outs,
-                                               attrs)
-                    .getOperation()
-              : linalg::Conv1DNcwFcwOp::create(b, loc, results, ins, outs,
-                                               attrs)
-                    .getOperation();
-    break;
-  case 2:
-    op = last ? linalg::Conv2DNhwcHwcfOp::create(b, loc, results, ins, outs,
-                                                 attrs)
-                    .getOperation()
-              : linalg::Conv2DNchwFchwOp::create(b, loc, results, ins, outs,
-                                                 attrs)
-                    .getOperation();
-    break;
-  default:
-    op = last ? linalg::Conv3DNdhwcDhwcfOp::create(b, loc, results, ins, outs,
-                                                   attrs)
-                    .getOperation()
-              : linalg::Conv3DNcdhwFcdhwOp::create(b, loc, results, ins, outs,
-                                                   attrs)
-                    .getOperation();
-    break;
+  MLIRContext *ctx = b.getContext();
+  // Loops: b, o_0..o_{n-1}, co, t_0..t_{n-1}, ci.
+  int64_t numLoops = 2 * n + 3;
+  AffineExpr bE = getAffineDimExpr(0, ctx);
+  AffineExpr coE = getAffineDimExpr(n + 1, ctx);
+  AffineExpr ciE = getAffineDimExpr(2 * n + 2, ctx);
+  SmallVector<AffineExpr> oE, tE, xSpatial;
+  for (int64_t d = 0; d < n; ++d) {
+    oE.push_back(getAffineDimExpr(1 + d, ctx));
+    tE.push_back(getAffineDimExpr(n + 2 + d, ctx));
+    xSpatial.push_back(oE[d] + tE[d] * dilations[d]);
   }
-  return op->getResult(0);
+  SmallVector<AffineExpr> xE{bE}, fE, outE{bE};
+  bool last = layout == Layout::ChannelsLast;
+  if (!last) {
+    xE.push_back(ciE);
+    outE.push_back(coE);
+    fE = {coE, ciE};
+  }
+  xE.append(xSpatial);
+  outE.append(oE);
+  fE.append(tE);
+  if (last) {
+    xE.push_back(ciE);
+    outE.push_back(coE);
+    fE.append({ciE, coE});
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xE, ctx),
+                                 AffineMap::get(numLoops, 0, fE, ctx),
+                                 AffineMap::get(numLoops, 0, outE, ctx)};
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::parallel);
+  for (int64_t i = n + 2; i < numLoops; ++i)
+    iterators[i] = utils::IteratorType::reduction;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{input, filter},
+      ValueRange{init}, maps, iterators, buildMulAddBody);
+  generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposePhase));
+  return generic.getResult(0);
 }
 
 } // namespace mlir::conv::detail

@@ -45,13 +45,21 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
                        bool reverse);
 
-/// Stride-1 N-D correlation with `dilations` through linalg's named
-/// convolution ops (conv_{1,2,3}d_{nwc_wcf,nhwc_hwcf,ndhwc_dhwcf} or the
-/// channels-first ncw_fcw / nchw_fchw / ncdhw_fcdhw), accumulating into
+/// Stride-1 N-D correlation with `dilations`, accumulated into `init`:
+///   out[b, o..., co] += sum_{t..., ci} x[b, o + t*d..., ci] * f[t..., ci, co]
+/// (channels-first: x[b, ci, o + t*d...], f[co, ci, t...], out[b, co, o...])
+/// as a linalg.generic with loops [b, o..., co, t..., ci], tagged
+/// conv.role = transpose_phase. `filter` is laid out as gatherKernelTaps
+/// returns it; 16-bit operands are extended to the accumulator type of
 /// `init`.
-Value createNamedConv(OpBuilder &b, Location loc, convgen::DataLayout layout,
-                      Value input, Value filter, Value init,
-                      ArrayRef<int64_t> dilations);
+Value createTapCorrelation(OpBuilder &b, Location loc,
+                           convgen::DataLayout layout, Value input,
+                           Value filter, Value init,
+                           ArrayRef<int64_t> dilations);
+
+/// A multiply-accumulate body: init + ext(lhs) * ext(rhs) in the type of
+/// init.
+void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args);
 
 } // namespace mlir::conv::detail
 

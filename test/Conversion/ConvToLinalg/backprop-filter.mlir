@@ -1,21 +1,22 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --implicit-check-not=conv.backprop_filter
 
-// SAME, stride 2 (NHWC): pad 1 before and after, one scf.for per tap
-// dimension, a strided window per tap contracted over (batch, oh, ow).
+// SAME, stride 2 (NHWC): pad 1 before and after, one scf.forall over the
+// (independent) taps, a strided window per tap contracted over (batch, oh,
+// ow) into that tap's slice.
 // CHECK-LABEL: func.func @same_stride2
 // CHECK:         %[[ZERO:.+]] = linalg.fill
 // CHECK:         %[[PAD:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK:         scf.for %[[KH:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:[a-z0-9]+]] = %[[ZERO]])
-// CHECK:           scf.for %[[KW:[a-z0-9]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[B:[a-z0-9]+]] = %[[A]])
+// CHECK:         scf.forall (%[[KH:[a-z0-9]+]], %[[KW:[a-z0-9]+]]) in (3, 3) shared_outs(%[[B:[a-z0-9]+]] = %[[ZERO]])
 // CHECK:             %[[X:.+]] = tensor.extract_slice %[[PAD]][0, %[[KH]], %[[KW]], 0] [2, 5, 5, 8] [1, 2, 2, 1] : tensor<2x11x11x8xf32> to tensor<2x5x5x8xf32>
 // CHECK:             %[[T:.+]] = tensor.extract_slice %[[B]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<3x3x8x16xf32> to tensor<8x16xf32>
 // CHECK:             %[[G:.+]] = linalg.generic
 // CHECK-SAME:          indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
 // CHECK-SAME:          iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:          ins(%[[X]], %{{.*}} : tensor<2x5x5x8xf32>, tensor<2x5x5x16xf32>) outs(%[[T]] : tensor<8x16xf32>)
+// CHECK-SAME:          ins(%[[X]], %{{.*}} : tensor<2x5x5x8xf32>, tensor<2x5x5x16xf32>) outs(%[[T]] : tensor<8x16xf32>) attrs = {conv.role = "dw_tap"}
 // CHECK:               arith.mulf
 // CHECK:               arith.addf
-// CHECK:             tensor.insert_slice %[[G]] into %[[B]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 16]
+// CHECK:             scf.forall.in_parallel
+// CHECK-NEXT:          tensor.parallel_insert_slice %[[G]] into %[[B]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 16]
 func.func @same_stride2(%x: tensor<2x9x9x8xf32>, %dy: tensor<2x5x5x16xf32>) -> tensor<3x3x8x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<2x9x9x8xf32>, tensor<2x5x5x16xf32> -> tensor<3x3x8x16xf32>
   return %dw : tensor<3x3x8x16xf32>
@@ -29,7 +30,7 @@ func.func @same_stride2(%x: tensor<2x9x9x8xf32>, %dy: tensor<2x5x5x16xf32>) -> t
 // CHECK-LABEL: func.func @valid_crop_dilated
 // CHECK-NOT:     tensor.pad
 // CHECK:         %[[CROP:.+]] = tensor.extract_slice %{{.*}}[0, 0, 0] [1, 6, 1] [1, 1, 1] : tensor<1x7x1xf32> to tensor<1x6x1xf32>
-// CHECK:         scf.for %[[K:[a-z0-9]+]] =
+// CHECK:         scf.forall (%[[K:[a-z0-9]+]]) in (2)
 // CHECK:           %[[OFF:.+]] = arith.muli %[[K]], %c2
 // CHECK:           tensor.extract_slice %[[CROP]][0, %[[OFF]], 0] [1, 2, 1] [1, 3, 1]
 func.func @valid_crop_dilated(%x: tensor<1x7x1xf32>, %dy: tensor<1x2x1xf32>) -> tensor<2x1x1xf32> {
@@ -42,8 +43,7 @@ func.func @valid_crop_dilated(%x: tensor<1x7x1xf32>, %dy: tensor<1x2x1xf32>) -> 
 // Groups (NCHW): Cin = 4 = 2 groups x Cf 2, Cout = 6 = 2 x 3. The channel
 // dimensions are expanded to [G, C/G] and the group is a parallel loop.
 // CHECK-LABEL: func.func @grouped_nchw
-// CHECK:         scf.for
-// CHECK:           scf.for
+// CHECK:         scf.forall
 // CHECK:             tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 2, 2, 3, 2] : tensor<2x4x3x2xf32> into tensor<2x2x2x3x2xf32>
 // CHECK:             tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 2, 3, 3, 2] : tensor<2x6x3x2xf32> into tensor<2x2x3x3x2xf32>
 // CHECK:             tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [2, 2, 3] : tensor<2x6xf32> into tensor<2x2x3xf32>

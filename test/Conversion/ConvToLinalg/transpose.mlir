@@ -2,31 +2,39 @@
 // RUN: conv-opt %s --convert-conv-to-linalg=zero-insertion-transpose --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZI --implicit-check-not=conv.transpose
 
 // k = 3, stride 2, same (crop 0): 2 x 2 phases with 2x2, 2x1, 1x2, 1x1
-// reversed sub-kernels, each a dense stride-1 linalg.conv_2d_nhwc_hwcf
-// written into a stride-2 slice of the output at offsets (0|1, 0|1).
+// reversed sub-kernels, each a dense stride-1 correlation (a linalg.generic
+// with loops [b, oh, ow, co, th, tw, ci]) accumulating straight into a
+// stride-2 slice of the output at offsets (0|1, 0|1).
 // CHECK-LABEL: func.func @phases_k3_s2
 // CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x8x8x5xf32>)
-// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 0, 0]
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
-// CHECK:         %[[P0:.+]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>)
+// CHECK:         %[[W0:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 0, 0]
+// CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
+// CHECK:         %[[S0:.+]] = tensor.extract_slice %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[P0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[S0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:         %[[I0:.+]] = tensor.insert_slice %[[P0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P1:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x5x4x3xf32>, tensor<2x1x3x5xf32>)
+// CHECK:         %[[S1:.+]] = tensor.extract_slice %[[I0]][0, 0, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[P1:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x5x4x3xf32>, tensor<2x1x3x5xf32>) outs(%[[S1]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I1:.+]] = tensor.insert_slice %[[P1]] into %[[I0]][0, 0, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P2:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x5x3xf32>, tensor<1x2x3x5xf32>)
+// CHECK:         %[[S2:.+]] = tensor.extract_slice %[[I1]][0, 1, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[P2:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x5x3xf32>, tensor<1x2x3x5xf32>) outs(%[[S2]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I2:.+]] = tensor.insert_slice %[[P2]] into %[[I1]][0, 1, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P3:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x3xf32>, tensor<1x1x3x5xf32>)
+// CHECK:         %[[S3:.+]] = tensor.extract_slice %[[I2]][0, 1, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[P3:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S3]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I3:.+]] = tensor.insert_slice %[[P3]] into %[[I2]][0, 1, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         return %[[I3]]
 
 // The zero-insertion oracle: x scattered into a zero tensor with stride 2,
-// JAX pads (same, k=3, s=2) = (2, 1), one convolution with the flipped kernel.
+// JAX pads (same, k=3, s=2) = (2, 1), one correlation with the flipped kernel
+// over the whole output.
 // ZI-LABEL: func.func @phases_k3_s2
 // ZI:         %[[Z:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x7x7x3xf32>)
 // ZI:         %[[S:.+]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 0, 0] [1, 4, 4, 3] [1, 2, 2, 1]
 // ZI:         tensor.pad %[[S]] low[0, 2, 2, 0] high[0, 1, 1, 0]
 // ZI:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (-d0 + 2, -d1 + 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
-// ZI:         linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x5xf32>) outs(%{{.*}} : tensor<1x8x8x5xf32>)
-// ZI-NOT:     linalg.conv_2d_nhwc_hwcf
+// ZI:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x5xf32>) outs(%{{.*}} : tensor<1x8x8x5xf32>) attrs = {conv.role = "transpose_phase"}
+// ZI-NOT:     conv.role
+// ZI:         return
 func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> tensor<1x8x8x5xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x3xf32>, tensor<3x3x5x3xf32> -> tensor<1x8x8x5xf32>
   return %y : tensor<1x8x8x5xf32>
@@ -38,8 +46,8 @@ func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> ten
 // convolutions are emitted and that phase stays zero: nothing is multiplied
 // by an inserted zero.
 // CHECK-LABEL: func.func @empty_phase
-// CHECK-COUNT-2: linalg.conv_1d_ncw_fcw
-// CHECK-NOT:     linalg.conv_1d_ncw_fcw
+// CHECK-COUNT-2: conv.role = "transpose_phase"
+// CHECK-NOT:     conv.role
 // CHECK:         return
 func.func @empty_phase(%x: tensor<1x2x4xf32>, %k: tensor<2x3x2xf32>) -> tensor<1x3x12xf32> {
   %y = conv.transpose %x, %k data_format = channels_first padding = valid strides = [3] dilation_rate = [1] : tensor<1x2x4xf32>, tensor<2x3x2xf32> -> tensor<1x3x12xf32>
@@ -52,9 +60,9 @@ func.func @empty_phase(%x: tensor<1x2x4xf32>, %k: tensor<2x3x2xf32>) -> tensor<1
 // lands on phase 0 (m*d = 0 mod 2), as one dense correlation with dilation
 // d/gcd = 1; same crops (k_eff - s) / 2 = 1, so it fills the odd outputs.
 // CHECK-LABEL: func.func @dilated_strided
-// CHECK:         %[[C:.+]] = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x7x1xf32>, tensor<3x1x1xf32>)
+// CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d4)>, {{.*}}} ins(%{{.*}}, %{{.*}} : tensor<1x7x1xf32>, tensor<3x1x1xf32>) outs(%{{.*}} : tensor<1x5x1xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:         tensor.insert_slice %[[C]] into %{{.*}}[0, 1, 0] [1, 5, 1] [1, 2, 1]
-// CHECK-NOT:     linalg.conv_1d_nwc_wcf
+// CHECK-NOT:     conv.role
 func.func @dilated_strided(%x: tensor<1x5x1xf32>, %k: tensor<3x1x1xf32>) -> tensor<1x10x1xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [2] : tensor<1x5x1xf32>, tensor<3x1x1xf32> -> tensor<1x10x1xf32>
   return %y : tensor<1x10x1xf32>
@@ -64,7 +72,8 @@ func.func @dilated_strided(%x: tensor<1x5x1xf32>, %k: tensor<3x1x1xf32>) -> tens
 
 // f16: accumulate in f32, round once.
 // CHECK-LABEL: func.func @f16_accumulates_in_f32
-// CHECK:         linalg.conv_3d_ndhwc_dhwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<{{.*}}xf16>, tensor<{{.*}}xf16>) outs(%{{.*}} : tensor<{{.*}}xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<{{.*}}xf16>, tensor<{{.*}}xf16>) outs(%{{.*}} : tensor<{{.*}}xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:           arith.extf
 // CHECK:         arith.truncf %{{.*}} : f32 to f16
 func.func @f16_accumulates_in_f32(%x: tensor<1x2x2x2x1xf16>, %k: tensor<1x1x1x1x1xf16>) -> tensor<1x2x2x2x1xf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1, 1] dilation_rate = [1, 1, 1] : tensor<1x2x2x2x1xf16>, tensor<1x1x1x1x1xf16> -> tensor<1x2x2x2x1xf16>

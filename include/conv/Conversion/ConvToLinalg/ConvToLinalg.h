@@ -3,11 +3,24 @@
 #ifndef CONV_CONVERSION_CONVTOLINALG_CONVTOLINALG_H
 #define CONV_CONVERSION_CONVTOLINALG_CONVTOLINALG_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
 
 namespace mlir::conv {
+
+/// Discardable attribute on the linalg.generic ops the lowering creates,
+/// telling the CPU code generator what they compute and how their loops are
+/// ordered.
+constexpr llvm::StringLiteral kRoleAttrName = "conv.role";
+/// One filter tap of conv.backprop_filter: loops [(g,) ci, co, b, o...],
+/// reduction over b and o.
+constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
+/// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
+/// [b, o..., co, t..., ci], reduction over the taps t and ci.
+constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
 
 /// conv.backprop_filter -> per-tap linalg contractions.
 void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns);

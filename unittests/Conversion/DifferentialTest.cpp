@@ -1,0 +1,351 @@
+//===- DifferentialTest.cpp - JIT vs reference on random configurations ---===//
+//
+// Randomized, seeded differential test of the whole CPU path: for hundreds of
+// random valid configurations per op (N = 1..3, both layouts, every padding,
+// strides x dilations, groups, output_padding None / 0 / k, all four element
+// types) the JIT-compiled kernel must match the f64 reference; conv.transpose
+// is also compiled through the zero-insertion lowering as a second oracle.
+// A failure prints the configuration. CONVGEN_DIFF_SEED / CONVGEN_DIFF_COUNT
+// override the seed and the count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Reference/Reference.h"
+#include "conv/Runtime/Jit.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+using namespace convgen;
+
+namespace {
+
+unsigned envOr(const char *name, unsigned fallback) {
+  const char *v = std::getenv(name);
+  return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : fallback;
+}
+
+std::string str(const Shape &s) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < s.size(); ++i)
+    os << (i ? "," : "") << s[i];
+  return os.str() + "]";
+}
+
+size_t numElements(const Shape &s) {
+  size_t n = 1;
+  for (int64_t d : s)
+    n *= static_cast<size_t>(d);
+  return n;
+}
+
+/// Random values in [-1, 1), already representable in `t`.
+std::vector<uint8_t> randomBuffer(ElementType t, size_t n, std::mt19937 &rng) {
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<uint8_t> buf(n * byteWidth(t));
+  for (size_t i = 0; i < n; ++i)
+    storeFromDouble(t, buf.data(), i, dist(rng));
+  return buf;
+}
+
+/// Relative tolerance of one element type (f16/bf16: a couple of ulps of the
+/// single final rounding; f32: accumulation order).
+double tolerance(ElementType t) {
+  switch (t) {
+  case ElementType::F64:
+    return 1e-11;
+  case ElementType::F32:
+    return 1e-4;
+  case ElementType::F16:
+    return 2e-3;
+  case ElementType::BF16:
+    return 1.6e-2;
+  }
+  return 0;
+}
+
+/// Compares two buffers of type `t`; returns a message on mismatch.
+std::string compare(ElementType t, const void *got, const void *want,
+                    size_t n) {
+  double maxAbs = 1.0;
+  for (size_t i = 0; i < n; ++i)
+    maxAbs = std::max(maxAbs, std::fabs(loadAsDouble(t, want, i)));
+  double tol = tolerance(t);
+  for (size_t i = 0; i < n; ++i) {
+    double a = loadAsDouble(t, got, i), b = loadAsDouble(t, want, i);
+    if (!(std::fabs(a - b) <= tol * (std::fabs(b) + maxAbs))) {
+      std::ostringstream os;
+      os << "element " << i << ": got " << a << ", want " << b
+         << " (tolerance " << tol << " x (|want| + " << maxAbs << "))";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+/// Runs check(i) for i < count on all hardware threads (the JIT is
+/// thread-safe); returns the failure messages (at most 10).
+std::vector<std::string>
+runParallel(unsigned count, const std::function<std::string(unsigned)> &check) {
+  std::vector<std::string> failures;
+  std::mutex mutex;
+  std::atomic<unsigned> next{0};
+  auto worker = [&] {
+    for (unsigned i = next++; i < count; i = next++) {
+      std::string msg = check(i);
+      if (msg.empty())
+        continue;
+      std::lock_guard<std::mutex> lock(mutex);
+      if (failures.size() < 10)
+        failures.push_back(std::move(msg));
+    }
+  };
+  std::vector<std::thread> threads;
+  unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned t = 0; t < n; ++t)
+    threads.emplace_back(worker);
+  for (auto &t : threads)
+    t.join();
+  return failures;
+}
+
+ElementType randomType(std::mt19937 &rng) {
+  static const ElementType types[] = {ElementType::F32, ElementType::F32,
+                                      ElementType::F64, ElementType::F16,
+                                      ElementType::BF16};
+  return types[rng() % 5];
+}
+
+int64_t uniform(std::mt19937 &rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+//===----------------------------------------------------------------------===//
+// conv.backprop_filter
+//===----------------------------------------------------------------------===//
+
+std::string describe(const BackpropFilterSpec &s) {
+  std::ostringstream os;
+  os << "backprop_filter dtype=" << stringify(s.elementType)
+     << " format=" << tfDataFormatName(s.attrs.layout, s.inputShape.size() - 2)
+     << " input=" << str(s.inputShape) << " filter=" << str(s.filterShape)
+     << " out_backprop=" << str(s.outBackpropShape)
+     << " strides=" << str(s.attrs.strides)
+     << " dilations=" << str(s.attrs.dilations)
+     << " padding=" << stringify(s.attrs.padding);
+  if (!s.attrs.explicitPaddings.empty())
+    os << " explicit=" << str(s.attrs.explicitPaddings);
+  return os.str();
+}
+
+BackpropFilterSpec randomBackpropFilter(std::mt19937 &rng) {
+  while (true) {
+    BackpropFilterSpec s;
+    int64_t n = uniform(rng, 1, 3);
+    s.elementType = randomType(rng);
+    s.attrs.layout = rng() % 2 ? DataLayout::ChannelsLast
+                               : DataLayout::ChannelsFirst;
+    s.attrs.padding = static_cast<FilterPadding>(rng() % 3);
+    int64_t groups = rng() % 3 == 0 ? uniform(rng, 2, 3) : 1;
+    int64_t cf = uniform(rng, 1, 3), cout = groups * uniform(rng, 1, 3);
+    int64_t batch = uniform(rng, 1, 2);
+    if (rng() % 40 == 0)
+      batch = 0; // empty input: zeros
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t k = uniform(rng, 1, n == 3 ? 2 : 3);
+      int64_t dil = rng() % 3 == 0 ? uniform(rng, 2, 3) : 1;
+      int64_t st = rng() % 2 ? uniform(rng, 2, 3) : 1;
+      int64_t keff = effectiveKernelSize(k, dil);
+      int64_t in = uniform(rng, std::max<int64_t>(1, keff - 2),
+                           keff + (n == 3 ? 3 : 7));
+      s.filterShape.push_back(k);
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(dil);
+      spatialIn.push_back(in);
+      if (s.attrs.padding == FilterPadding::Explicit) {
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
+      }
+    }
+    s.filterShape.push_back(cf);
+    s.filterShape.push_back(cout);
+    int64_t cin = groups * cf;
+    s.inputShape = {batch};
+    if (s.attrs.layout == DataLayout::ChannelsFirst)
+      s.inputShape.push_back(cin);
+    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
+    if (s.attrs.layout == DataLayout::ChannelsLast)
+      s.inputShape.push_back(cin);
+    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+    if (!dy)
+      continue; // e.g. a negative output size: draw again
+    s.outBackpropShape = *dy;
+    return s;
+  }
+}
+
+TEST(Differential, BackpropFilter) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129));
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
+  // Draw every configuration and its data up front (seeded, reproducible),
+  // then compile and check them in parallel.
+  struct Case {
+    BackpropFilterSpec spec;
+    std::vector<uint8_t> x, dy;
+  };
+  std::vector<Case> cases;
+  for (unsigned i = 0; i < count; ++i) {
+    Case c{randomBackpropFilter(rng), {}, {}};
+    c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
+    c.dy = randomBuffer(c.spec.elementType,
+                        numElements(c.spec.outBackpropShape), rng);
+    cases.push_back(std::move(c));
+  }
+  Jit jit;
+  auto failures = runParallel(count, [&](unsigned i) -> std::string {
+    const Case &c = cases[i];
+    const BackpropFilterSpec &s = c.spec;
+    std::string where = "config #" + std::to_string(i) + ": " + describe(s);
+    auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape,
+                                           s.filterShape, s.outBackpropShape);
+    if (!g)
+      return where + ": invalid geometry: " + g.error();
+    auto kernel = jit.compile(s);
+    if (!kernel)
+      return where + ": compile failed: " + llvm::toString(kernel.takeError());
+    size_t outN = numElements(s.filterShape);
+    std::vector<uint8_t> got(outN * byteWidth(s.elementType), 0xff),
+        want(got.size());
+    std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
+                                const_cast<uint8_t *>(c.dy.data()),
+                                got.data()};
+    if (auto err = (*kernel)->run(buffers))
+      return where + ": run failed: " + llvm::toString(std::move(err));
+    referenceBackpropFilter(*g, s.elementType, c.x.data(), c.dy.data(),
+                            want.data());
+    std::string mismatch =
+        compare(s.elementType, got.data(), want.data(), outN);
+    return mismatch.empty() ? "" : where + ": " + mismatch;
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
+//===----------------------------------------------------------------------===//
+// conv.transpose
+//===----------------------------------------------------------------------===//
+
+std::string describe(const TransposeSpec &s) {
+  std::ostringstream os;
+  os << "transpose dtype=" << stringify(s.elementType) << " data_format="
+     << (s.attrs.layout == DataLayout::ChannelsLast ? "channels_last"
+                                                   : "channels_first")
+     << " inputs=" << str(s.inputShape) << " kernel=" << str(s.kernelShape)
+     << " strides=" << str(s.attrs.strides)
+     << " dilation_rate=" << str(s.attrs.dilations)
+     << " padding=" << stringify(s.attrs.padding) << " output_padding="
+     << (s.attrs.outputPadding ? str(*s.attrs.outputPadding) : "None");
+  return os.str();
+}
+
+TransposeSpec randomTranspose(std::mt19937 &rng) {
+  while (true) {
+    TransposeSpec s;
+    int64_t n = uniform(rng, 1, 3);
+    s.elementType = randomType(rng);
+    s.attrs.layout = rng() % 2 ? DataLayout::ChannelsLast
+                               : DataLayout::ChannelsFirst;
+    s.attrs.padding =
+        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
+    int opMode = rng() % 3; // None, zeros, random in [0, s)
+    if (opMode)
+      s.attrs.outputPadding = Shape{};
+    int64_t cin = uniform(rng, 1, 4), cout = uniform(rng, 1, 4);
+    int64_t batch = uniform(rng, 1, 2);
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t k = uniform(rng, 1, n == 3 ? 3 : 5);
+      int64_t st = uniform(rng, 1, n == 3 ? 3 : 4);
+      int64_t dil = rng() % 3 == 0 ? uniform(rng, 2, 3) : 1;
+      spatialIn.push_back(uniform(rng, 1, n == 3 ? 3 : 6));
+      s.kernelShape.push_back(k);
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(dil);
+      if (opMode == 1)
+        s.attrs.outputPadding->push_back(0);
+      else if (opMode == 2)
+        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+    }
+    s.kernelShape.push_back(cout);
+    s.kernelShape.push_back(cin);
+    s.inputShape = {batch};
+    if (s.attrs.layout == DataLayout::ChannelsFirst)
+      s.inputShape.push_back(cin);
+    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
+    if (s.attrs.layout == DataLayout::ChannelsLast)
+      s.inputShape.push_back(cin);
+    if (computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+      return s;
+  }
+}
+
+TEST(Differential, Transpose) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 1);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
+  struct Case {
+    TransposeSpec spec;
+    std::vector<uint8_t> x, k;
+  };
+  std::vector<Case> cases;
+  for (unsigned i = 0; i < count; ++i) {
+    Case c{randomTranspose(rng), {}, {}};
+    c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
+    c.k = randomBuffer(c.spec.elementType, numElements(c.spec.kernelShape), rng);
+    cases.push_back(std::move(c));
+  }
+  Jit jit;
+  CompileOptions zeroInsertion;
+  zeroInsertion.zeroInsertionTranspose = true;
+  // Every case runs through both lowerings: the phase decomposition and the
+  // zero-insertion oracle.
+  auto failures = runParallel(2 * count, [&](unsigned job) -> std::string {
+    const Case &c = cases[job / 2];
+    const TransposeSpec &s = c.spec;
+    bool oracle = job % 2;
+    std::string where = "config #" + std::to_string(job / 2) + " (" +
+                        (oracle ? "zero-insertion" : "phase") +
+                        " lowering): " + describe(s);
+    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
+    if (!g)
+      return where + ": invalid geometry: " + g.error();
+    size_t outN = numElements(g->outputShape());
+    std::vector<uint8_t> want(outN * byteWidth(s.elementType));
+    referenceTranspose(*g, s.elementType, c.x.data(), c.k.data(), want.data());
+    auto kernel = jit.compile(s, oracle ? zeroInsertion : CompileOptions{});
+    if (!kernel)
+      return where + ": compile failed: " + llvm::toString(kernel.takeError());
+    std::vector<uint8_t> got(want.size(), 0xff);
+    std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
+                                const_cast<uint8_t *>(c.k.data()),
+                                got.data()};
+    if (auto err = (*kernel)->run(buffers))
+      return where + ": run failed: " + llvm::toString(std::move(err));
+    std::string mismatch =
+        compare(s.elementType, got.data(), want.data(), outN);
+    return mismatch.empty() ? "" : where + ": " + mismatch;
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
+} // namespace

@@ -1,6 +1,7 @@
 //===- InitAll.cpp - Register ConvGen and the upstream pieces it uses -----===//
 
 #include "conv/InitAll.h"
+#include "conv/Codegen/Passes.h"
 #include "conv/Conversion/Passes.h"
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
 #include "conv/Pipelines/Pipelines.h"
@@ -19,5 +20,6 @@ void mlir::conv::registerAllDialects(DialectRegistry &registry) {
 void mlir::conv::registerAllPasses() {
   mlir::registerAllPasses();
   registerConvConversionPasses();
+  registerConvCodegenPasses();
   registerConvPipelines();
 }

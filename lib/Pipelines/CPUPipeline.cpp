@@ -1,5 +1,6 @@
 //===- CPUPipeline.cpp - conv-lower-to-llvm-cpu ----------------------------===//
 
+#include "conv/Codegen/Passes.h"
 #include "conv/Conversion/Passes.h"
 #include "conv/Pipelines/Pipelines.h"
 
@@ -9,6 +10,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -22,6 +25,22 @@ void mlir::conv::buildConvToLinalgPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertConvToLinalgPass(convOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void mlir::conv::buildConvCPUCodegenPipeline(
+    OpPassManager &pm, const ConvCPUPipelineOptions &options) {
+  if (!options.optimize)
+    return;
+  ConvCPUTileAndVectorizePassOptions tileOptions;
+  tileOptions.registerTileRows = options.registerTileRows;
+  tileOptions.registerTileVectors = options.registerTileVectors;
+  tileOptions.reductionChunk = options.reductionChunk;
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
+  // Keeps the accumulator tiles in registers across the reduction loops.
+  fpm.addPass(createLoopInvariantSubsetHoistingPass());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
 }
 
 void mlir::conv::buildConvBufferizationPipeline(
@@ -40,14 +59,23 @@ void mlir::conv::buildConvBufferizationPipeline(
 }
 
 void mlir::conv::buildConvLowerToLLVMPipeline(
-    OpPassManager &pm, const ConvCPUPipelineOptions &) {
+    OpPassManager &pm, const ConvCPUPipelineOptions &options) {
+  if (options.optimize)
+    pm.addNestedPass<func::FuncOp>(createConvCPULowerVectorsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createForallToForLoopPass());
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -58,6 +86,7 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
 void mlir::conv::buildConvCPUPipeline(OpPassManager &pm,
                                       const ConvCPUPipelineOptions &options) {
   buildConvToLinalgPipeline(pm, options);
+  buildConvCPUCodegenPipeline(pm, options);
   buildConvBufferizationPipeline(pm, options);
   buildConvLowerToLLVMPipeline(pm, options);
 }

@@ -57,7 +57,11 @@ namespace convgen {
 
 std::string CompileOptions::str() const {
   return std::string("zero-insertion-transpose=") +
-         (zeroInsertionTranspose ? "1" : "0");
+         (zeroInsertionTranspose ? "1" : "0") +
+         " optimize=" + (optimize ? "1" : "0") +
+         " register-tile-rows=" + std::to_string(registerTileRows) +
+         " register-tile-vectors=" + std::to_string(registerTileVectors) +
+         " reduction-chunk=" + std::to_string(reductionChunk);
 }
 
 size_t TensorInfo::numElements() const {
@@ -504,6 +508,10 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   PassManager pm(&context);
   conv::ConvCPUPipelineOptions pipelineOptions;
   pipelineOptions.zeroInsertionTranspose = options.zeroInsertionTranspose;
+  pipelineOptions.optimize = options.optimize;
+  pipelineOptions.registerTileRows = options.registerTileRows;
+  pipelineOptions.registerTileVectors = options.registerTileVectors;
+  pipelineOptions.reductionChunk = options.reductionChunk;
   conv::buildConvCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return makeError(diagnostics.text("conv-lower-to-llvm-cpu failed"));

@@ -67,6 +67,19 @@ cl::opt<unsigned> repeat("repeat",
                                   "and print time per call and GFLOP/s"),
                          cl::init(0), cl::cat(category));
 cl::opt<bool> print("print", cl::desc("Print the results"), cl::cat(category));
+cl::opt<bool> noOptimize(
+    "no-optimize",
+    cl::desc("Compile plain loops instead of tiled, vectorized kernels"),
+    cl::cat(category));
+cl::opt<unsigned> tileRows("register-tile-rows",
+                           cl::desc("Accumulator rows (0: heuristic)"),
+                           cl::init(0), cl::cat(category));
+cl::opt<unsigned> tileVectors("register-tile-vectors",
+                              cl::desc("Accumulator vectors per row (0: heuristic)"),
+                              cl::init(0), cl::cat(category));
+cl::opt<unsigned> reductionChunk("reduction-chunk",
+                                 cl::desc("Inner reduction chunk (0: heuristic)"),
+                                 cl::init(0), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
@@ -148,6 +161,10 @@ int main(int argc, char **argv) {
 
   CompileOptions options;
   options.zeroInsertionTranspose = zeroInsertion;
+  options.optimize = !noOptimize;
+  options.registerTileRows = tileRows;
+  options.registerTileVectors = tileVectors;
+  options.reductionChunk = reductionChunk;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);
   if (!compiled)

@@ -3,7 +3,8 @@
 // Randomized, seeded differential test of the whole CPU path: for hundreds of
 // random valid configurations per op (N = 1..3, both layouts, every padding,
 // strides x dilations, groups, output_padding None / 0 / k, all four element
-// types) the JIT-compiled kernel must match the f64 reference; conv.transpose
+// types) the JIT-compiled kernel must match the f64 reference, through the
+// optimized (tiled, vectorized) pipeline and the plain-loop one; conv.transpose
 // is also compiled through the zero-insertion lowering as a second oracle.
 // A failure prints the configuration. CONVGEN_DIFF_SEED / CONVGEN_DIFF_COUNT
 // override the seed and the count.
@@ -212,15 +213,23 @@ TEST(Differential, BackpropFilter) {
     cases.push_back(std::move(c));
   }
   Jit jit;
-  auto failures = runParallel(count, [&](unsigned i) -> std::string {
+  CompileOptions plain;
+  plain.optimize = false;
+  // Every case runs through the optimized (tiled, vectorized) pipeline and
+  // the plain-loop one.
+  auto failures = runParallel(2 * count, [&](unsigned job) -> std::string {
+    unsigned i = job / 2;
+    bool optimized = job % 2 == 0;
     const Case &c = cases[i];
     const BackpropFilterSpec &s = c.spec;
-    std::string where = "config #" + std::to_string(i) + ": " + describe(s);
+    std::string where = "config #" + std::to_string(i) + " (" +
+                        (optimized ? "optimized" : "plain loops") +
+                        "): " + describe(s);
     auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape,
                                            s.filterShape, s.outBackpropShape);
     if (!g)
       return where + ": invalid geometry: " + g.error();
-    auto kernel = jit.compile(s);
+    auto kernel = jit.compile(s, optimized ? CompileOptions{} : plain);
     if (!kernel)
       return where + ": compile failed: " + llvm::toString(kernel.takeError());
     size_t outN = numElements(s.filterShape);
@@ -316,22 +325,25 @@ TEST(Differential, Transpose) {
   Jit jit;
   CompileOptions zeroInsertion;
   zeroInsertion.zeroInsertionTranspose = true;
-  // Every case runs through both lowerings: the phase decomposition and the
-  // zero-insertion oracle.
-  auto failures = runParallel(2 * count, [&](unsigned job) -> std::string {
-    const Case &c = cases[job / 2];
+  zeroInsertion.optimize = false;
+  CompileOptions plain;
+  plain.optimize = false;
+  // Every case runs through the optimized phase decomposition, the plain-loop
+  // one and the zero-insertion oracle.
+  const CompileOptions variants[] = {CompileOptions{}, plain, zeroInsertion};
+  const char *names[] = {"optimized phase", "plain phase", "zero-insertion"};
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const Case &c = cases[job / 3];
     const TransposeSpec &s = c.spec;
-    bool oracle = job % 2;
-    std::string where = "config #" + std::to_string(job / 2) + " (" +
-                        (oracle ? "zero-insertion" : "phase") +
-                        " lowering): " + describe(s);
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        names[job % 3] + " lowering): " + describe(s);
     auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
     if (!g)
       return where + ": invalid geometry: " + g.error();
     size_t outN = numElements(g->outputShape());
     std::vector<uint8_t> want(outN * byteWidth(s.elementType));
     referenceTranspose(*g, s.elementType, c.x.data(), c.k.data(), want.data());
-    auto kernel = jit.compile(s, oracle ? zeroInsertion : CompileOptions{});
+    auto kernel = jit.compile(s, variants[job % 3]);
     if (!kernel)
       return where + ": compile failed: " + llvm::toString(kernel.takeError());
     std::vector<uint8_t> got(want.size(), 0xff);

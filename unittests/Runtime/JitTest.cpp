@@ -532,7 +532,13 @@ TEST(JitTest, BuildModuleText) {
                        "explicit_paddings = [0, 0, 1, 1]"),
             std::string::npos)
       << *text;
-  EXPECT_EQ(CompileOptions().str(), "zero-insertion-transpose=0");
+  EXPECT_EQ(CompileOptions().str(),
+            "zero-insertion-transpose=0 optimize=1 register-tile-rows=0 "
+            "register-tile-vectors=0 reduction-chunk=0");
+  // Every option is part of the cache key.
+  CompileOptions plain;
+  plain.optimize = false;
+  EXPECT_NE(plain.str(), CompileOptions().str());
 }
 
 TEST(JitTest, GlobalIsOneInstance) {

@@ -23,7 +23,29 @@ struct ConvCPUPipelineOptions
       *this, "zero-insertion-transpose",
       llvm::cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> optimize{
+      *this, "optimize",
+      llvm::cl::desc("Tile and vectorize the conv contractions "
+                     "(conv-cpu-tile-and-vectorize); off: plain loops"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> registerTileRows{
+      *this, "register-tile-rows",
+      llvm::cl::desc("Accumulator rows of the register tile (0: heuristic)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> registerTileVectors{
+      *this, "register-tile-vectors",
+      llvm::cl::desc("Vector columns of the register tile (0: heuristic)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> reductionChunk{
+      *this, "reduction-chunk",
+      llvm::cl::desc("Inner reduction chunk (0: heuristic)"),
+      llvm::cl::init(0)};
 };
+
+/// Tiling and vectorization of the linalg form (on tensors), when
+/// `optimize` is set.
+void buildConvCPUCodegenPipeline(OpPassManager &pm,
+                                 const ConvCPUPipelineOptions &options);
 
 /// conv -> linalg on tensors (+ canonicalization).
 void buildConvToLinalgPipeline(OpPassManager &pm,

@@ -52,6 +52,13 @@ struct TransposeSpec {
 struct CompileOptions {
   /// Lower conv.transpose by zero insertion (test oracle) instead of phases.
   bool zeroInsertionTranspose = false;
+  /// Tile and vectorize the contractions (conv-cpu-tile-and-vectorize);
+  /// false compiles plain loops (the unoptimized oracle pipeline).
+  bool optimize = true;
+  /// Register tile overrides (0: the heuristic's choice).
+  unsigned registerTileRows = 0;
+  unsigned registerTileVectors = 0;
+  unsigned reductionChunk = 0;
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };

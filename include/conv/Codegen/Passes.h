@@ -1,0 +1,31 @@
+//===- Passes.h - ConvGen CPU code generation passes ------------*- C++ -*-===//
+
+#ifndef CONV_CODEGEN_PASSES_H
+#define CONV_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::conv {
+
+#define GEN_PASS_DECL
+#include "conv/Codegen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "conv/Codegen/Passes.h.inc"
+
+/// SIMD facts of the host CPU (vector width, register count).
+struct HostVectorInfo {
+  unsigned vectorBits = 128;
+  unsigned numRegisters = 16;
+  static HostVectorInfo detect();
+};
+
+} // namespace mlir::conv
+
+#endif // CONV_CODEGEN_PASSES_H

@@ -1,0 +1,65 @@
+//===- Passes.td - ConvGen CPU code generation passes ------*- tablegen -*-===//
+
+#ifndef CONV_CODEGEN_PASSES_TD
+#define CONV_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvCPUTileAndVectorizePass
+    : Pass<"conv-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile the conv contractions to register tiles and vectorize";
+  let description = [{
+    Works on the `linalg.generic` ops that convert-conv-to-linalg tags with
+    `conv.role` (on tensors, before bufferization):
+
+    * `dw_tap` (loops [(g,) ci, co, b, o...]): reduction blocking over b and
+      all but the last output dimension, then a register tile over (ci, co)
+      and an inner reduction chunk over the last output dimension.
+    * `transpose_phase` (loops [b, o..., co, t..., ci]): blocking over b and
+      all but the last output dimension, then a register tile over (last o,
+      co) with every tap and a chunk of ci as inner reductions.
+
+    Register tiles come from a heuristic on the host vector width and
+    register count (rows x vector columns of accumulators, leaving registers
+    for the operands); loops that do not divide are peeled so the main tiles
+    are static. Unit dimensions are folded and the static tiles vectorized
+    to `vector.contract`; run `loop-invariant-subset-hoisting` afterwards to
+    keep the accumulators in registers across the reduction loops.
+    Channels-first layouts keep the reduction in the contiguous dimension
+    and are tiled but not vectorized yet.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "SIMD register width in bits (0: the host's)">,
+    Option<"numVectorRegisters", "num-vector-registers", "unsigned",
+           /*default=*/"0", "SIMD registers (0: the host's)">,
+    Option<"registerTileRows", "register-tile-rows", "unsigned",
+           /*default=*/"0", "Rows of the accumulator tile (0: heuristic)">,
+    Option<"registerTileVectors", "register-tile-vectors", "unsigned",
+           /*default=*/"0",
+           "Vector columns of the accumulator tile (0: heuristic)">,
+    Option<"reductionChunk", "reduction-chunk", "unsigned", /*default=*/"0",
+           "Inner reduction chunk (0: heuristic)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def ConvCPULowerVectorsPass
+    : Pass<"conv-cpu-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector contractions to FMAs, in separate pattern groups";
+  let description = [{
+    After bufferization: drops leading unit vector dimensions, lowers
+    `vector.contract` to outer products and those to `vector.fma`, then
+    lowers transfers (rank 1), shape casts and broadcasts. The groups are
+    applied one after the other (one combined greedy set ping-pongs).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
+#endif // CONV_CODEGEN_PASSES_TD

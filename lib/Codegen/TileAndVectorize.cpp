@@ -1,0 +1,269 @@
+//===- TileAndVectorize.cpp - conv-cpu-tile-and-vectorize ------------------===//
+//
+// Register-tiles and vectorizes the contractions tagged by
+// convert-conv-to-linalg (see Passes.td and docs/Codegen.md):
+//
+//   1. reduction blocking: one batch item and one row of every output
+//      dimension but the last per iteration (the accumulator tile is then
+//      reused across a whole row of the reduction);
+//   2. a register tile (rows x vector columns of accumulators) plus an inner
+//      reduction chunk, with the reduction loops inside the tile loops;
+//   3. peeling of every tile loop that does not divide its range, so that
+//      the main tiles have static shapes;
+//   4. unit-dimension folding (which also turns the tap offsets of the
+//      transposed convolution into slice offsets) and vectorization of the
+//      static tiles to vector.contract.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Codegen/Passes.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::conv {
+#define GEN_PASS_DEF_CONVCPUTILEANDVECTORIZEPASS
+#include "conv/Codegen/Passes.h.inc"
+} // namespace mlir::conv
+
+using namespace mlir;
+using namespace mlir::conv;
+
+HostVectorInfo HostVectorInfo::detect() {
+  HostVectorInfo info;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](llvm::StringRef f) {
+    auto it = features.find(f);
+    return it != features.end() && it->second;
+  };
+  if (has("avx512f")) {
+    info.vectorBits = 512;
+    info.numRegisters = 32;
+  } else if (has("avx")) {
+    info.vectorBits = 256;
+    info.numRegisters = 16;
+  }
+  return info;
+}
+
+namespace {
+
+/// Marks the innermost tiles that are to be vectorized.
+constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
+
+/// Register tile: `rows` accumulator rows of `cols` elements.
+struct RegisterTile {
+  int64_t rows = 1;
+  int64_t cols = 1;
+  int64_t reductionChunk = 1;
+};
+
+struct TileAndVectorize
+    : public conv::impl::ConvCPUTileAndVectorizePassBase<TileAndVectorize> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  RegisterTile registerTile(Type accType, int64_t defaultChunk) const;
+  LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
+  HostVectorInfo host;
+};
+
+/// Static trip count of an scf.for, or nullopt.
+std::optional<int64_t> staticTripCount(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return (*ub - *lb + *step - 1) / *step;
+}
+
+/// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
+FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
+                                     linalg::GenericOp op,
+                                     ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  SmallVector<OpFoldResult> ofr;
+  for (int64_t s : sizes)
+    ofr.push_back(rewriter.getIndexAttr(s));
+  options.setTileSizes(ofr);
+  rewriter.setInsertionPoint(op);
+  auto result = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
+} // namespace
+
+RegisterTile TileAndVectorize::registerTile(Type accType,
+                                            int64_t defaultChunk) const {
+  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
+  unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+  int64_t lanes =
+      std::max<int64_t>(1, bits / accType.getIntOrFloatBitWidth());
+  RegisterTile t;
+  int64_t vectors = registerTileVectors ? registerTileVectors : 2;
+  t.cols = vectors * lanes;
+  // Accumulators rows x vectors, plus `vectors` operand registers and one
+  // broadcast register.
+  int64_t rows = (static_cast<int64_t>(regs) - vectors - 1) / vectors;
+  t.rows = registerTileRows ? registerTileRows : std::clamp<int64_t>(rows, 1, 8);
+  t.reductionChunk = reductionChunk ? reductionChunk : defaultChunk;
+  return t;
+}
+
+LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
+                                        linalg::GenericOp op) {
+  auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+  int64_t numLoops = op.getNumLoops();
+  SmallVector<int64_t> outer(numLoops, 0), inner(numLoops, 0);
+  Type accType =
+      cast<RankedTensorType>(op.getDpsInits()[0].getType())
+          .getElementType();
+  bool channelsLast;
+  if (role.getValue() == kRoleDwTap) {
+    // Loops [(g,) ci, co, b, o_0..o_{n-1}].
+    int64_t outRank =
+        cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank();
+    bool grouped = outRank == 3;
+    int64_t p = grouped ? 1 : 0, ci = p, co = p + 1, b = p + 2;
+    int64_t n = numLoops - b - 1;
+    // Channels-last iff the input's last index is the ci loop.
+    AffineMap xMap = op.getIndexingMapsArray()[0];
+    channelsLast = xMap.getResults().back() == getAffineDimExpr(ci, op.getContext());
+    RegisterTile t = registerTile(accType, /*defaultChunk=*/8);
+    if (grouped)
+      outer[0] = 1;
+    outer[b] = 1;
+    for (int64_t d = 0; d + 1 < n; ++d)
+      outer[b + 1 + d] = 1;
+    inner[ci] = t.rows;
+    inner[co] = t.cols;
+    inner[numLoops - 1] = t.reductionChunk;
+  } else if (role.getValue() == kRoleTransposePhase) {
+    // Loops [b, o_0..o_{n-1}, co, t_0..t_{n-1}, ci].
+    int64_t n = (numLoops - 3) / 2;
+    int64_t co = n + 1;
+    AffineMap outMap = op.getIndexingMapsArray()[2];
+    channelsLast =
+        outMap.getResults().back() == getAffineDimExpr(co, op.getContext());
+    RegisterTile t = registerTile(accType, /*defaultChunk=*/1);
+    outer[0] = 1;
+    for (int64_t d = 0; d + 1 < n; ++d)
+      outer[1 + d] = 1;
+    inner[n] = t.rows; // last output dimension
+    inner[co] = t.cols;
+    for (int64_t d = 0; d < n; ++d)
+      inner[n + 2 + d] = 1; // every tap
+    inner[numLoops - 1] = t.reductionChunk;
+  } else {
+    return failure();
+  }
+  if (!channelsLast)
+    return success(); // TODO: vectorize along the contiguous spatial dim.
+
+  auto outerTiled = tile(rewriter, op, outer);
+  if (failed(outerTiled))
+    return failure();
+  auto tiledOp = cast<linalg::GenericOp>(outerTiled->tiledOps.back());
+  auto innerTiled = tile(rewriter, tiledOp, inner);
+  if (failed(innerTiled))
+    return failure();
+  innerTiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  // Peel from the innermost loop outwards so that the main tiles are static.
+  for (LoopLikeOpInterface loop : llvm::reverse(innerTiled->loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+  return success();
+}
+
+void TileAndVectorize::runOnOperation() {
+  host = HostVectorInfo::detect();
+  func::FuncOp func = getOperation();
+  MLIRContext *ctx = &getContext();
+  IRRewriter rewriter(ctx);
+
+  SmallVector<linalg::GenericOp> roots;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kRoleAttrName))
+      roots.push_back(op);
+  });
+  for (linalg::GenericOp op : roots)
+    (void)tileOne(rewriter, op);
+
+  // Simplify the peeled loops' bounds and slices before looking at shapes.
+  auto canonicalize = [&](RewritePatternSet &patterns) {
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+  };
+  {
+    RewritePatternSet patterns(ctx);
+    canonicalize(patterns);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+
+  // Fold unit dimensions and vectorize every static tile.
+  SmallVector<linalg::GenericOp> tiles;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kVectorizeAttr))
+      tiles.push_back(op);
+  });
+  linalg::ControlDropUnitDims dropControl;
+  dropControl.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  for (linalg::GenericOp op : tiles) {
+    bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return tensor && tensor.hasStaticShape();
+    });
+    if (!isStatic)
+      continue;
+    Operation *target = op;
+    rewriter.setInsertionPoint(op);
+    auto dropped = linalg::dropUnitDims(rewriter, op, dropControl);
+    if (succeeded(dropped)) {
+      rewriter.replaceOp(op, dropped->replacements);
+      target = dropped->resultOp;
+    }
+    rewriter.setInsertionPoint(target);
+    auto vectorized = linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
+                                        /*inputScalableVecDims=*/{},
+                                        /*vectorizeNDExtract=*/false,
+                                        /*flatten1DDepthwiseConv=*/false,
+                                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                                        /*createNamedContraction=*/true);
+    if (succeeded(vectorized))
+      rewriter.replaceOp(target, vectorized->replacements);
+  }
+
+  RewritePatternSet patterns(ctx);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+  canonicalize(patterns);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return signalPassFailure();
+}

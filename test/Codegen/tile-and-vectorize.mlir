@@ -1,0 +1,57 @@
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16" --mlir-print-local-scope --split-input-file | FileCheck %s
+
+// dW tap of a 3x3 NHWC layer, AVX2-sized register tile: 6 rows (ci) x 16
+// lanes (co) of f32 accumulators, reduction blocked over (b, oh), an inner
+// chunk of 8 over ow. ci = 20 does not divide by 6, so the ci loop is peeled:
+// 18 in static 6-row tiles, then one static 2-row tile.
+// CHECK-LABEL: func.func @dw_tap
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c18 step %c6
+// CHECK:                 scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:                   scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:                     vector.transfer_read {{.*}} vector<8x6xf32>
+// CHECK:                     vector.transfer_read {{.*}} vector<8x16xf32>
+// CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:                 scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:                   vector.contract {{.*}} : vector<8x2xf32>, vector<8x16xf32> into vector<2x16xf32>
+// CHECK-NOT:     linalg.generic {{.*}}conv.role
+func.func @dw_tap(%x: tensor<2x16x16x20xf32>, %dy: tensor<2x16x16x32xf32>) -> tensor<3x3x20x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x20xf32>, tensor<2x16x16x32xf32> -> tensor<3x3x20x32xf32>
+  return %dw : tensor<3x3x20x32xf32>
+}
+
+// -----
+
+// A transposed-convolution phase (4x4 kernel, stride 2: four 2x2-tap phases
+// of 6x6 outputs): the register tile is 6 output columns (ow) x 16 output
+// channels; the taps and the input channels (one per step) are inner
+// reduction loops. Unit dimensions fold, so the tap offsets become read
+// offsets and each step is a rank-1 update of the 6x16 accumulator tile.
+// CHECK-LABEL: func.func @transpose_phase
+// CHECK:         scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:                 vector.transfer_read {{.*}} : tensor<1x7x7x8xf32>, vector<6xf32>
+// CHECK:                 vector.transfer_read {{.*}} : tensor<2x2x8x16xf32>, vector<16xf32>
+// CHECK:                 arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:                 arith.addf {{.*}} : vector<6x16xf32>
+func.func @transpose_phase(%x: tensor<1x6x6x8xf32>, %k: tensor<4x4x16x8xf32>) -> tensor<1x12x12x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x6x6x8xf32>, tensor<4x4x16x8xf32> -> tensor<1x12x12x16xf32>
+  return %y : tensor<1x12x12x16xf32>
+}
+
+// -----
+
+// Channels-first layouts are left as linalg for now (reduction in the
+// contiguous dimension).
+// CHECK-LABEL: func.func @dw_nchw_untouched
+// CHECK:         linalg.generic {{.*}}conv.role = "dw_tap"
+// CHECK-NOT:     vector.contract
+func.func @dw_nchw_untouched(%x: tensor<1x4x6x6xf32>, %dy: tensor<1x8x4x4xf32>) -> tensor<3x3x4x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x4x6x6xf32>, tensor<1x8x4x4xf32> -> tensor<3x3x4x8xf32>
+  return %dw : tensor<3x3x4x8xf32>
+}

@@ -58,6 +58,12 @@ HostVectorInfo HostVectorInfo::detect() {
 
 namespace {
 
+/// L1 data cache size assumed by the cache blocking (bytes).
+constexpr int64_t kL1Bytes = 32 * 1024;
+
+/// Register-tile sizes still to apply to a cache-blocked op.
+constexpr llvm::StringLiteral kInnerSizesAttr = "conv.inner_tile_sizes";
+
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
@@ -77,18 +83,9 @@ struct TileAndVectorize
 private:
   RegisterTile registerTile(Type accType, int64_t defaultChunk) const;
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   HostVectorInfo host;
 };
-
-/// Static trip count of an scf.for, or nullopt.
-std::optional<int64_t> staticTripCount(scf::ForOp loop) {
-  auto lb = getConstantIntValue(loop.getLowerBound());
-  auto ub = getConstantIntValue(loop.getUpperBound());
-  auto step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  return (*ub - *lb + *step - 1) / *step;
-}
 
 /// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
 FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
@@ -106,6 +103,18 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
     return failure();
   rewriter.replaceOp(op, result->replacements);
   return result;
+}
+
+/// Peels every scf.for of `loops` (innermost first) whose step does not
+/// divide its range, so that the main iterations have static tile sizes.
+void peelLoops(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
 }
 
 } // namespace
@@ -152,6 +161,27 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     outer[b] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
       outer[b + 1 + d] = 1;
+    // Block the last output dimension so that a block of input and
+    // out_backprop rows stays in L1 while every (ci, co) tile of the tap
+    // walks over it.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t elemBytes =
+        cast<RankedTensorType>(op.getDpsInputs()[0].getType())
+            .getElementTypeBitWidth() / 8;
+    int64_t rowBytes = (ranges[ci] + ranges[co]) * std::max<int64_t>(1, elemBytes);
+    int64_t block = std::max<int64_t>(
+        t.reductionChunk,
+        (kL1Bytes / 2 / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
+            t.reductionChunk);
+    // Prefer a block (down to half the size) that divides the range: no
+    // partial block.
+    for (int64_t b = block; b * 2 >= block; b -= t.reductionChunk)
+      if (ranges[numLoops - 1] % b == 0) {
+        block = b;
+        break;
+      }
+    if (block < ranges[numLoops - 1])
+      outer[numLoops - 1] = block;
     inner[ci] = t.rows;
     inner[co] = t.cols;
     inner[numLoops - 1] = t.reductionChunk;
@@ -180,19 +210,23 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   auto outerTiled = tile(rewriter, op, outer);
   if (failed(outerTiled))
     return failure();
-  auto tiledOp = cast<linalg::GenericOp>(outerTiled->tiledOps.back());
-  auto innerTiled = tile(rewriter, tiledOp, inner);
+  // The register tiling happens after peeling, on the main block and the
+  // peeled one alike (the peeled clone carries the sizes).
+  outerTiled->tiledOps.back()->setAttr(kInnerSizesAttr,
+                                       rewriter.getDenseI64ArrayAttr(inner));
+  peelLoops(rewriter, outerTiled->loops);
+  return success();
+}
+
+LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
+                                          linalg::GenericOp op) {
+  auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
+  op->removeAttr(kInnerSizesAttr);
+  auto innerTiled = tile(rewriter, op, sizes.asArrayRef());
   if (failed(innerTiled))
     return failure();
   innerTiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-  // Peel from the innermost loop outwards so that the main tiles are static.
-  for (LoopLikeOpInterface loop : llvm::reverse(innerTiled->loops)) {
-    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-    if (!forOp)
-      continue;
-    scf::ForOp partial;
-    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
-  }
+  peelLoops(rewriter, innerTiled->loops);
   return success();
 }
 
@@ -209,6 +243,13 @@ void TileAndVectorize::runOnOperation() {
   });
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
+  SmallVector<linalg::GenericOp> blocked;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kInnerSizesAttr))
+      blocked.push_back(op);
+  });
+  for (linalg::GenericOp op : blocked)
+    (void)tileInner(rewriter, op);
 
   // Simplify the peeled loops' bounds and slices before looking at shapes.
   auto canonicalize = [&](RewritePatternSet &patterns) {

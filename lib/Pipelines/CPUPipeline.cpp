@@ -55,13 +55,19 @@ void mlir::conv::buildConvBufferizationPipeline(
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // CSE merges the identical subviews bufferization creates for a tile's
+  // extract_slice / insert_slice pair, so that the canonicalizer can erase
+  // the resulting self-copies (each would be a memrefCopy call per tile).
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::conv::buildConvLowerToLLVMPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
-  if (options.optimize)
+  if (options.optimize) {
     pm.addNestedPass<func::FuncOp>(createConvCPULowerVectorsPass());
+    pm.addNestedPass<func::FuncOp>(createConvCPUExpandStridedCopiesPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createForallToForLoopPass());
   VectorTransferToSCFOptions vectorToSCF;

@@ -62,4 +62,19 @@ def ConvCPULowerVectorsPass
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def ConvCPUExpandStridedCopiesPass
+    : Pass<"conv-cpu-expand-strided-copies", "::mlir::func::FuncOp"> {
+  let summary = "Turn strided memref.copy into linalg.copy loops";
+  let description = [{
+    After bufferization, a `memref.copy` between non-contiguous memrefs (the
+    interior of a padded input, a strided output slice) lowers to a call of
+    the generic `memrefCopy` runtime function, which moves one element per
+    iteration through an indirect loop. This pass rewrites such copies to
+    `linalg.copy`, which becomes an inlined loop nest whose contiguous
+    innermost dimension LLVM vectorizes. Contiguous copies are left alone
+    (they become a memcpy).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // CONV_CODEGEN_PASSES_TD

@@ -31,6 +31,8 @@
 
 #include "llvm/TargetParser/Host.h"
 
+#include <thread>
+
 namespace mlir::conv {
 #define GEN_PASS_DEF_CONVCPUTILEANDVECTORIZEPASS
 #include "conv/Codegen/Passes.h.inc"
@@ -90,8 +92,11 @@ private:
 /// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
 FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
                                      linalg::GenericOp op,
-                                     ArrayRef<int64_t> sizes) {
+                                     ArrayRef<int64_t> sizes,
+                                     bool forall = false) {
   scf::SCFTilingOptions options;
+  if (forall)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   SmallVector<OpFoldResult> ofr;
   for (int64_t s : sizes)
     ofr.push_back(rewriter.getIndexAttr(s));
@@ -145,6 +150,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       cast<RankedTensorType>(op.getDpsInits()[0].getType())
           .getElementType();
   bool channelsLast;
+  int64_t threadDim = -1, threadAlign = 1;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
     int64_t outRank =
@@ -185,6 +191,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[ci] = t.rows;
     inner[co] = t.cols;
     inner[numLoops - 1] = t.reductionChunk;
+    // A single tap (1x1 filters): split the output channels over threads;
+    // every thread owns whole dW columns, so the result is deterministic.
+    threadDim = co;
+    threadAlign = t.cols;
   } else if (role.getValue() == kRoleTransposePhase) {
     // Loops [b, o_0..o_{n-1}, co, t_0..t_{n-1}, ci].
     int64_t n = (numLoops - 3) / 2;
@@ -201,11 +211,38 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < n; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[numLoops - 1] = t.reductionChunk;
+    // Threads over batch items, or over the first output dimension.
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    threadDim = ranges[0] > 1 ? 0 : 1;
   } else {
     return failure();
   }
   if (!channelsLast)
     return success(); // TODO: vectorize along the contiguous spatial dim.
+
+  // Thread-level tiling: the enclosing scf.forall (the taps of a filter
+  // gradient) already spreads the work unless it has fewer iterations than
+  // threads; otherwise split one parallel dimension into `threads` blocks.
+  int64_t threads = numThreads ? static_cast<int64_t>(numThreads)
+                               : std::max(1u, std::thread::hardware_concurrency());
+  if (threads > 1 && threadDim >= 0) {
+    int64_t parallelIterations = 1;
+    if (auto parent = op->getParentOfType<scf::ForallOp>())
+      for (int64_t c : parent.getStaticUpperBound())
+        parallelIterations *= ShapedType::isDynamic(c) ? threads : c;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (parallelIterations < threads && ranges[threadDim] >= threads) {
+      SmallVector<int64_t> sizes(numLoops, 0);
+      sizes[threadDim] = (ranges[threadDim] + threads - 1) / threads;
+      if (threadAlign > 1)
+        sizes[threadDim] =
+            (sizes[threadDim] + threadAlign - 1) / threadAlign * threadAlign;
+      auto threaded = tile(rewriter, op, sizes, /*forall=*/true);
+      if (failed(threaded))
+        return failure();
+      op = cast<linalg::GenericOp>(threaded->tiledOps.back());
+    }
+  }
 
   auto outerTiled = tile(rewriter, op, outer);
   if (failed(outerTiled))

@@ -35,6 +35,7 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   tileOptions.registerTileRows = options.registerTileRows;
   tileOptions.registerTileVectors = options.registerTileVectors;
   tileOptions.reductionChunk = options.reductionChunk;
+  tileOptions.numThreads = options.numThreads;
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
   // Keeps the accumulator tiles in registers across the reduction loops.
@@ -69,7 +70,16 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createConvCPUExpandStridedCopiesPass());
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createForallToForLoopPass());
+  if (options.numThreads == 1) {
+    pm.addPass(createForallToForLoopPass());
+  } else {
+    // Threads: the scf.forall loops (filter taps, batch items, channel
+    // blocks) become OpenMP worksharing loops.
+    pm.addPass(createForallToParallelLoopPass());
+    ConvertSCFToOpenMPPassOptions ompOptions;
+    ompOptions.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(ompOptions));
+  }
   VectorTransferToSCFOptions vectorToSCF;
   vectorToSCF.enableFullUnroll();
   pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
@@ -81,6 +91,7 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

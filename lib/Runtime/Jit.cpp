@@ -61,7 +61,8 @@ std::string CompileOptions::str() const {
          " optimize=" + (optimize ? "1" : "0") +
          " register-tile-rows=" + std::to_string(registerTileRows) +
          " register-tile-vectors=" + std::to_string(registerTileVectors) +
-         " reduction-chunk=" + std::to_string(reductionChunk);
+         " reduction-chunk=" + std::to_string(reductionChunk) +
+         " num-threads=" + std::to_string(numThreads);
 }
 
 size_t TensorInfo::numElements() const {
@@ -512,6 +513,11 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.registerTileRows = options.registerTileRows;
   pipelineOptions.registerTileVectors = options.registerTileVectors;
   pipelineOptions.reductionChunk = options.reductionChunk;
+#ifdef CONV_LIBOMP_PATH
+  pipelineOptions.numThreads = options.numThreads;
+#else
+  pipelineOptions.numThreads = 1; // no OpenMP runtime to load
+#endif
   conv::buildConvCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return makeError(diagnostics.text("conv-lower-to-llvm-cpu failed"));
@@ -525,6 +531,12 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   auto transformer = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, tmForPasses->get());
   ExecutionEngineOptions engineOptions;
+#ifdef CONV_LIBOMP_PATH
+  llvm::SmallVector<llvm::StringRef, 1> sharedLibs;
+  if (pipelineOptions.numThreads != 1)
+    sharedLibs.push_back(CONV_LIBOMP_PATH);
+  engineOptions.sharedLibPaths = sharedLibs;
+#endif
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =

@@ -77,6 +77,10 @@ cl::opt<unsigned> tileRows("register-tile-rows",
 cl::opt<unsigned> tileVectors("register-tile-vectors",
                               cl::desc("Accumulator vectors per row (0: heuristic)"),
                               cl::init(0), cl::cat(category));
+cl::opt<unsigned> numThreads(
+    "num-threads",
+    cl::desc("Kernel threads (0: all hardware threads, 1: sequential)"),
+    cl::init(0), cl::cat(category));
 cl::opt<unsigned> reductionChunk("reduction-chunk",
                                  cl::desc("Inner reduction chunk (0: heuristic)"),
                                  cl::init(0), cl::cat(category));
@@ -165,6 +169,7 @@ int main(int argc, char **argv) {
   options.registerTileRows = tileRows;
   options.registerTileVectors = tileVectors;
   options.reductionChunk = reductionChunk;
+  options.numThreads = numThreads;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);
   if (!compiled)

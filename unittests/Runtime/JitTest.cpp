@@ -534,7 +534,7 @@ TEST(JitTest, BuildModuleText) {
       << *text;
   EXPECT_EQ(CompileOptions().str(),
             "zero-insertion-transpose=0 optimize=1 register-tile-rows=0 "
-            "register-tile-vectors=0 reduction-chunk=0");
+            "register-tile-vectors=0 reduction-chunk=0 num-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

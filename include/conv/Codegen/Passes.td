@@ -40,6 +40,9 @@ def ConvCPUTileAndVectorizePass
            "Vector columns of the accumulator tile (0: heuristic)">,
     Option<"reductionChunk", "reduction-chunk", "unsigned", /*default=*/"0",
            "Inner reduction chunk (0: heuristic)">,
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads the scf.forall loops will run on (1: no thread-level "
+           "tiling; 0: all hardware threads)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -28,6 +28,13 @@ struct ConvCPUPipelineOptions
       llvm::cl::desc("Tile and vectorize the conv contractions "
                      "(conv-cpu-tile-and-vectorize); off: plain loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("1: sequential code; N > 1: scf.forall loops become "
+                     "OpenMP parallel loops with N threads; 0: OpenMP with "
+                     "the runtime's default thread count (the JIT then "
+                     "loads libomp)"),
+      llvm::cl::init(1)};
   PassOptions::Option<unsigned> registerTileRows{
       *this, "register-tile-rows",
       llvm::cl::desc("Accumulator rows of the register tile (0: heuristic)"),

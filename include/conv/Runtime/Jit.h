@@ -55,6 +55,10 @@ struct CompileOptions {
   /// Tile and vectorize the contractions (conv-cpu-tile-and-vectorize);
   /// false compiles plain loops (the unoptimized oracle pipeline).
   bool optimize = true;
+  /// Threads of the kernel: 0 = all hardware threads (OpenMP, the JIT loads
+  /// libomp), 1 = sequential code, N = N OpenMP threads. For a fixed value
+  /// the work split is fixed, so results are bit-identical run to run.
+  unsigned numThreads = 0;
   /// Register tile overrides (0: the heuristic's choice).
   unsigned registerTileRows = 0;
   unsigned registerTileVectors = 0;

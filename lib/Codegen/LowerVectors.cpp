@@ -8,6 +8,7 @@
 
 #include "conv/Codegen/Passes.h"
 
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -20,6 +21,40 @@ namespace mlir::conv {
 using namespace mlir;
 
 namespace {
+
+/// transpose(broadcast(v : vector<R>) : vector<CxR>, [1, 0]) : vector<RxC>
+/// -> rows broadcast(v[i]) : vector<C>. This is the rank-1 update of a
+/// register tile (row operand from a strided read); the generic transpose
+/// lowering would shuffle lanes instead of broadcasting scalars.
+struct TransposedBroadcastToRowBroadcasts
+    : public OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = op.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto resultType = op.getResultVectorType();
+    if (!broadcast || resultType.getRank() != 2 ||
+        op.getPermutation() != ArrayRef<int64_t>{1, 0})
+      return failure();
+    auto sourceType = dyn_cast<VectorType>(broadcast.getSourceType());
+    if (!sourceType || sourceType.getRank() != 1 ||
+        sourceType.getDimSize(0) != resultType.getDimSize(0))
+      return failure();
+    Location loc = op.getLoc();
+    auto rowType = VectorType::get({resultType.getDimSize(1)},
+                                   resultType.getElementType());
+    Value result = ub::PoisonOp::create(rewriter, loc, resultType);
+    for (int64_t i = 0, e = resultType.getDimSize(0); i < e; ++i) {
+      Value element =
+          vector::ExtractOp::create(rewriter, loc, broadcast.getSource(), i);
+      Value row = vector::BroadcastOp::create(rewriter, loc, rowType, element);
+      result = vector::InsertOp::create(rewriter, loc, row, result, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
   void runOnOperation() override {
@@ -31,6 +66,7 @@ struct LowerVectors
     };
     if (failed(apply([](RewritePatternSet &p) {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
+          p.add<TransposedBroadcastToRowBroadcasts>(p.getContext());
         })) ||
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorContractLoweringPatterns(

@@ -339,6 +339,11 @@ void TileAndVectorize::runOnOperation() {
   vector::populateVectorReductionToContractPatterns(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  // Rank-reducing slices of the accumulator (left by unit-dim folding) must
+  // fold into the transfers on both sides so that the read/write pair is
+  // hoistable out of the reduction loops.
+  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+  tensor::populateFoldTensorSubsetOpPatterns(patterns);
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
   canonicalize(patterns);

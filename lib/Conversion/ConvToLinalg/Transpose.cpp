@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -154,6 +155,26 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                          g.kernelSpatial[d], g.strides[d],
                                          g.dilations[d], g.cropBefore[d],
                                          g.outSpatial[d]));
+    // One zero-padded copy of the input covers every phase's window; each
+    // phase then reads a slice of it (a view, no copy).
+    SmallVector<int64_t> unionStart(n), unionSize(n);
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t lo = std::numeric_limits<int64_t>::max();
+      int64_t hi = std::numeric_limits<int64_t>::min();
+      for (const Phase1D &p : phases[d]) {
+        if (p.numTaps == 0 || p.outCount == 0)
+          continue;
+        lo = std::min(lo, p.windowStart);
+        hi = std::max(hi, p.windowStart + p.windowSize);
+      }
+      unionStart[d] = lo <= hi ? lo : 0;
+      unionSize[d] = lo <= hi ? hi - lo : 0;
+    }
+    Value padded = extractZeroPaddedWindow(b, loc, op.getInputs(), g.layout,
+                                           unionStart, unionSize);
+    auto paddedType = cast<RankedTensorType>(padded.getType());
+    SmallVector<int64_t> ones(n, 1);
+
     // Iterate over the cartesian product of per-dimension phases.
     SmallVector<int64_t> idx(n, 0);
     while (true) {
@@ -173,8 +194,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         outCount.push_back(p.outCount);
       }
       if (!empty) {
-        Value window = extractZeroPaddedWindow(b, loc, op.getInputs(),
-                                               g.layout, start, size);
+        SmallVector<int64_t> offset(n);
+        for (int64_t d = 0; d < n; ++d)
+          offset[d] = start[d] - unionStart[d];
+        SpatialSlice view =
+            spatialSlice(b, paddedType, g.layout, offset, size, ones);
+        Value window = tensor::ExtractSliceOp::create(
+            b, loc, paddedType.clone(view.shape), padded, view.offsets,
+            view.sizes, view.strides);
         Value subKernel = gatherKernelTaps(b, loc, op.getKernel(), g.layout,
                                            tapOffset, tapStep, numTaps,
                                            /*reverse=*/true);

@@ -170,8 +170,10 @@ void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args) {
     lhs = arith::ExtFOp::create(b, loc, accType, lhs);
   if (rhs.getType() != accType)
     rhs = arith::ExtFOp::create(b, loc, accType, rhs);
-  Value mul = arith::MulFOp::create(b, loc, lhs, rhs);
-  Value add = arith::AddFOp::create(b, loc, args[2], mul);
+  // `contract` lets the multiply-add fuse into an FMA (one rounding).
+  auto fmf = arith::FastMathFlags::contract;
+  Value mul = arith::MulFOp::create(b, loc, lhs, rhs, fmf);
+  Value add = arith::AddFOp::create(b, loc, args[2], mul, fmf);
   linalg::YieldOp::create(b, loc, add);
 }
 

@@ -31,26 +31,6 @@ std::string spatialName(int64_t dim, int64_t n) {
   return os.str();
 }
 
-int64_t channelIndex(DataLayout layout, int64_t rank) {
-  return layout == DataLayout::ChannelsLast ? rank - 1 : 1;
-}
-
-int64_t spatialIndex(DataLayout layout, int64_t dim) {
-  return layout == DataLayout::ChannelsLast ? 1 + dim : 2 + dim;
-}
-
-/// Builds an activation shape [N, spatial..., C] or [N, C, spatial...].
-Shape activationShape(DataLayout layout, int64_t batch, const Shape &spatial,
-                      int64_t channels) {
-  Shape s{batch};
-  if (layout == DataLayout::ChannelsFirst)
-    s.push_back(channels);
-  s.insert(s.end(), spatial.begin(), spatial.end());
-  if (layout == DataLayout::ChannelsLast)
-    s.push_back(channels);
-  return s;
-}
-
 double product(const Shape &v) {
   double p = 1;
   for (int64_t x : v)
@@ -109,6 +89,25 @@ checkCommon(int64_t n, const std::vector<std::pair<const char *, const Shape *>>
 }
 
 } // namespace
+
+int64_t channelDimension(DataLayout layout, int64_t numSpatialDims) {
+  return layout == DataLayout::ChannelsLast ? numSpatialDims + 1 : 1;
+}
+
+int64_t spatialDimension(DataLayout layout, int64_t dim) {
+  return layout == DataLayout::ChannelsLast ? 1 + dim : 2 + dim;
+}
+
+Shape activationShape(DataLayout layout, int64_t batch, const Shape &spatial,
+                      int64_t channels) {
+  Shape s{batch};
+  if (layout == DataLayout::ChannelsFirst)
+    s.push_back(channels);
+  s.insert(s.end(), spatial.begin(), spatial.end());
+  if (layout == DataLayout::ChannelsLast)
+    s.push_back(channels);
+  return s;
+}
 
 const char *stringify(FilterPadding p) {
   switch (p) {
@@ -260,13 +259,13 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
   g.layout = attrs.layout;
   g.strides = attrs.strides;
   g.dilations = attrs.dilations;
-  int64_t cIdx = channelIndex(attrs.layout, n + 2);
+  int64_t cIdx = channelDimension(attrs.layout, n);
   g.batch = input[0];
   g.inChannels = input[cIdx];
   g.filterInChannels = filter[n];
   g.outChannels = filter[n + 1];
   for (int64_t d = 0; d < n; ++d) {
-    g.inputSpatial.push_back(input[spatialIndex(attrs.layout, d)]);
+    g.inputSpatial.push_back(input[spatialDimension(attrs.layout, d)]);
     g.filterSpatial.push_back(filter[d]);
   }
 
@@ -325,7 +324,7 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
                                 pb, pa);
     if (!w) {
       os << "operand 'out_backprop' " << spatialName(d, n)
-         << " (dimension " << spatialIndex(attrs.layout, d)
+         << " (dimension " << spatialDimension(attrs.layout, d)
          << "): " << w.error() << " (filter: " << g.filterSpatial[d]
          << ", dilation: " << g.dilations[d]
          << ", padding: " << stringify(attrs.padding) << ")";
@@ -353,7 +352,7 @@ computeBackpropFilterGeometry(const BackpropFilterAttrs &attrs,
     return g;
   int64_t n = g->numSpatialDims;
   for (int64_t d = 0; d < n; ++d) {
-    int64_t idx = spatialIndex(attrs.layout, d);
+    int64_t idx = spatialDimension(attrs.layout, d);
     if (outBackprop[idx] != g->outSpatial[d]) {
       std::ostringstream os;
       os << "operand 'out_backprop' " << spatialName(d, n) << " (dimension "
@@ -480,7 +479,7 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
   g.layout = attrs.layout;
   g.strides = attrs.strides;
   g.dilations = attrs.dilations;
-  int64_t cIdx = channelIndex(attrs.layout, n + 2);
+  int64_t cIdx = channelDimension(attrs.layout, n);
   g.batch = input[0];
   g.inChannels = input[cIdx];
   g.outChannels = kernel[n];
@@ -500,7 +499,7 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
       return R::failure(os.str());
     }
   for (int64_t d = 0; d < n; ++d) {
-    int64_t in = input[spatialIndex(attrs.layout, d)];
+    int64_t in = input[spatialDimension(attrs.layout, d)];
     int64_t k = kernel[d], s = g.strides[d], dil = g.dilations[d];
     std::optional<int64_t> op;
     if (attrs.outputPadding)

@@ -65,6 +65,14 @@ std::string tfDataFormatName(DataLayout layout, int64_t numSpatialDims);
 /// Letter of spatial dimension `dim` of `numSpatialDims` (W / H,W / D,H,W).
 char spatialDimLetter(int64_t dim, int64_t numSpatialDims);
 
+/// Dimension index of the channels / of spatial dimension `dim` in an
+/// activation tensor ([N, spatial..., C] or [N, C, spatial...]).
+int64_t channelDimension(DataLayout layout, int64_t numSpatialDims);
+int64_t spatialDimension(DataLayout layout, int64_t dim);
+/// [batch, spatial..., channels] or [batch, channels, spatial...].
+Shape activationShape(DataLayout layout, int64_t batch, const Shape &spatial,
+                      int64_t channels);
+
 /// (k - 1) * d + 1.
 int64_t effectiveKernelSize(int64_t kernel, int64_t dilation);
 

@@ -108,13 +108,9 @@ SpatialSlice spatialSlice(OpBuilder &b, RankedTensorType type, Layout layout,
 SmallVector<int64_t> activationShape(Layout layout, int64_t batch,
                                      ArrayRef<int64_t> spatial,
                                      int64_t channels) {
-  SmallVector<int64_t> s{batch};
-  if (layout == Layout::ChannelsFirst)
-    s.push_back(channels);
-  s.append(spatial.begin(), spatial.end());
-  if (layout == Layout::ChannelsLast)
-    s.push_back(channels);
-  return s;
+  auto s = convgen::activationShape(layout, batch, {spatial.begin(), spatial.end()},
+                                    channels);
+  return {s.begin(), s.end()};
 }
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {

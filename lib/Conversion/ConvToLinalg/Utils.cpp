@@ -54,11 +54,11 @@ Value castElements(OpBuilder &b, Location loc, Value tensor,
 }
 
 int64_t channelDim(Layout layout, int64_t n) {
-  return layout == Layout::ChannelsLast ? n + 1 : 1;
+  return convgen::channelDimension(layout, n);
 }
 
 int64_t spatialDim(Layout layout, int64_t d) {
-  return layout == Layout::ChannelsLast ? 1 + d : 2 + d;
+  return convgen::spatialDimension(layout, d);
 }
 
 Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,

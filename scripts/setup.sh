@@ -10,6 +10,7 @@ APT_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libgtest-dev libgmock-dev
   python3 python3-venv python3-dev
+  libdnnl-dev
 )
 
 missing=()
@@ -28,11 +29,11 @@ fi
 
 # Python environment for the tests (numpy, pytest): a venv in the repo.
 VENV="$ROOT/.venv"
-PY_PACKAGES=(numpy pytest)
+PY_PACKAGES=(numpy pytest matplotlib)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import numpy, pytest" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import numpy, pytest, matplotlib" 2>/dev/null; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi

@@ -29,7 +29,7 @@ fi
 
 # Python environment for the tests (numpy, pytest): a venv in the repo.
 VENV="$ROOT/.venv"
-PY_PACKAGES=(numpy pytest matplotlib)
+PY_PACKAGES=(numpy pytest ml_dtypes matplotlib)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"

@@ -34,6 +34,6 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import numpy, pytest, matplotlib" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import numpy, pytest, ml_dtypes, matplotlib" 2>/dev/null; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi

@@ -8,6 +8,7 @@
 
 #include "conv/Codegen/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -55,6 +56,42 @@ struct TransposedBroadcastToRowBroadcasts
   }
 };
 
+/// 0-d transfers on memrefs (single-element accumulator tiles) as scalar
+/// memory accesses; no upstream lowering handles them when their value is
+/// carried by a loop instead of being extracted.
+struct ZeroDTransferReadToLoad
+    : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getVectorType().getRank() != 0 ||
+        !isa<MemRefType>(op.getBase().getType()) || op.getMask())
+      return failure();
+    Value scalar = memref::LoadOp::create(rewriter, op.getLoc(), op.getBase(),
+                                          op.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, op.getVectorType(),
+                                                     scalar);
+    return success();
+  }
+};
+
+struct ZeroDTransferWriteToStore
+    : public OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getVectorType().getRank() != 0 ||
+        !isa<MemRefType>(op.getBase().getType()) || op.getMask())
+      return failure();
+    Value scalar = vector::ExtractOp::create(rewriter, op.getLoc(),
+                                             op.getVector(), ArrayRef<int64_t>{});
+    memref::StoreOp::create(rewriter, op.getLoc(), scalar, op.getBase(),
+                            op.getIndices());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
   void runOnOperation() override {
@@ -77,6 +114,9 @@ struct LowerVectors
           vector::populateVectorTransferPermutationMapLoweringPatterns(p);
           vector::populateVectorTransferLoweringPatterns(p,
                                                          /*maxTransferRank=*/1);
+          // 0-d transfers (single-element tiles) become scalar loads/stores.
+          p.add<ZeroDTransferReadToLoad, ZeroDTransferWriteToStore>(
+              p.getContext());
           vector::populateVectorShapeCastLoweringPatterns(p);
           vector::populateVectorBroadcastLoweringPatterns(p);
         })))

@@ -35,10 +35,20 @@ def default_library_path() -> str:
         os.path.join(here, os.pardir, os.pardir, "build", "lib", "libConvGenC.so"))
 
 
+# RTLD_DEEPBIND: libConvGenC.so and the libMLIR.so it links resolve their
+# symbols in their own scope first. Without it, a process that loaded
+# TensorFlow first (whose libtensorflow_framework.so exports thousands of
+# unversioned `mlir::` symbols of its own MLIR copy) binds ConvGen's MLIR
+# references to TF's copy and aborts in the first compile (docs/Parity.md
+# §4.1). RTLD_LOCAL keeps ConvGen's symbols out of the global scope in turn.
+_LOAD_MODE = (getattr(os, "RTLD_DEEPBIND", 0) | getattr(os, "RTLD_LOCAL", 0)
+              | getattr(os, "RTLD_NOW", 0))
+
+
 def _load() -> Tuple[ctypes.CDLL, str]:
     path = os.environ.get(LIBRARY_ENV_VAR) or default_library_path()
     try:
-        return ctypes.CDLL(path), path
+        return ctypes.CDLL(path, mode=_LOAD_MODE), path
     except OSError as e:
         how = (f"${LIBRARY_ENV_VAR}" if os.environ.get(LIBRARY_ENV_VAR)
                else f"the default location (set ${LIBRARY_ENV_VAR} to the "

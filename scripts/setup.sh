@@ -28,12 +28,14 @@ if ((${#missing[@]})); then
 fi
 
 # Python environment for the tests (numpy, pytest): a venv in the repo.
+# scikit-build-core: the build backend of python/pyproject.toml, for ctest
+# packaging.pip-install (pip install --no-build-isolation, no network).
 VENV="$ROOT/.venv"
-PY_PACKAGES=(numpy pytest ml_dtypes matplotlib)
+PY_PACKAGES=(numpy pytest ml_dtypes matplotlib scikit-build-core)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import numpy, pytest, ml_dtypes, matplotlib" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import numpy, pytest, ml_dtypes, matplotlib, scikit_build_core" 2>/dev/null; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi

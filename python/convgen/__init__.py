@@ -5,8 +5,10 @@
 * `conv_transpose`: `keras.ops.conv_transpose`.
 
 Each call compiles (once per configuration, cached) a kernel for the host
-CPU through ConvGen's C API, libConvGenC.so, which is found in
-`<repository>/build/lib/` or at the path in `$CONVGEN_LIBRARY`. Arrays of
+CPU through ConvGen's C API, libConvGenC.so: the one at the path in
+`$CONVGEN_LIBRARY`, else the one installed inside this package
+(`pip install ./python`), else `<repository>/build/lib/` (the source tree
+on `PYTHONPATH`); `library_path` says which was loaded. Arrays of
 float16, bfloat16 (`ml_dtypes.bfloat16`), float32 and float64 go in and come
 out. Invalid arguments raise ValueError with TF's / Keras' / the ConvGen
 verifier's message; the process never aborts.

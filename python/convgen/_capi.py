@@ -1,6 +1,8 @@
 """ctypes bindings of libConvGenC.so (include/conv-c/ConvGen.h).
 
-Only this module talks to the C library. It loads it once, declares the
+Only this module talks to the C library. It loads it once (from
+$CONVGEN_LIBRARY, else the copy installed inside the package, else
+<repository>/build/lib; see `default_library_path`), declares the
 prototypes, and turns the C API's `char **error` convention into Python
 exceptions (`CApiError`, a ValueError carrying the library's message).
 """
@@ -9,14 +11,16 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 __all__ = [
     "CApiError",
     "LIBRARY_ENV_VAR",
+    "LIBRARY_NAME",
     "default_library_path",
     "lib",
     "library_path",
+    "packaged_library_path",
 ]
 
 #: Environment variable with the full path of libConvGenC.so; it overrides
@@ -28,11 +32,30 @@ class CApiError(ValueError):
     """An error reported by the C API (its message, verbatim)."""
 
 
+#: File name of the C library.
+LIBRARY_NAME = "libConvGenC.so"
+
+
+def packaged_library_path() -> str:
+    """The library an installed package carries: libConvGenC.so in the
+    package directory (`pip install ./python` puts it there)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), LIBRARY_NAME)
+
+
 def default_library_path() -> str:
-    """<repository>/build/lib/libConvGenC.so, relative to this package."""
+    """The library loaded when $CONVGEN_LIBRARY is not set.
+
+    Returns:
+      `packaged_library_path()` when that file exists (an installed
+      package), else `<repository>/build/lib/libConvGenC.so` relative to
+      this source tree (`./scripts/build.sh`).
+    """
+    packaged = packaged_library_path()
+    if os.path.isfile(packaged):
+        return packaged
     here = os.path.dirname(os.path.abspath(__file__))
     return os.path.normpath(
-        os.path.join(here, os.pardir, os.pardir, "build", "lib", "libConvGenC.so"))
+        os.path.join(here, os.pardir, os.pardir, "build", "lib", LIBRARY_NAME))
 
 
 # RTLD_DEEPBIND: libConvGenC.so and the libMLIR.so it links resolve their
@@ -55,7 +78,8 @@ def _load() -> Tuple[ctypes.CDLL, str]:
                "full path of libConvGenC.so to use another build)")
         raise ImportError(
             f"convgen: cannot load the ConvGen C library {path!r} from {how}: "
-            f"{e}. Build it with ./scripts/build.sh (target ConvGenC).") from e
+            f"{e}. Build it with ./scripts/build.sh (target ConvGenC), or "
+            "install the package with its library: pip install ./python.") from e
 
 
 lib, library_path = _load()
@@ -66,7 +90,7 @@ _kernel = ctypes.c_void_p
 _errp = ctypes.POINTER(ctypes.c_void_p)  # char ** (freed with convgen_free_string)
 
 
-def _proto(name, restype, *argtypes):
+def _proto(name: str, restype: Any, *argtypes: Any) -> Any:
     fn = getattr(lib, name)
     fn.restype = restype
     fn.argtypes = list(argtypes)
@@ -127,7 +151,9 @@ clear_cache = _proto("convgen_clear_cache", None)
 # Helpers
 # --------------------------------------------------------------------------
 
-def int64_array(values: Optional[Sequence[int]]):
+def int64_array(
+    values: Optional[Sequence[int]],
+) -> Tuple[Optional["ctypes.Array[ctypes.c_int64]"], int]:
     """(pointer, count) for an int64 list; (None, 0) for None."""
     if values is None:
         return None, 0
@@ -138,14 +164,16 @@ def int64_array(values: Optional[Sequence[int]]):
 class ErrorSlot:
     """A `char *` the C API may fill with a message (freed on read)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ptr = ctypes.c_void_p()
 
     @property
-    def ref(self):
+    def ref(self) -> Any:
+        """The `char **` to pass as the C function's `error` argument."""
         return ctypes.byref(self.ptr)
 
     def take(self, fallback: str) -> str:
+        """The message (and frees it), or `fallback` when none was set."""
         if not self.ptr.value:
             return fallback
         try:
@@ -156,8 +184,10 @@ class ErrorSlot:
 
 
 def encode(s: str) -> bytes:
+    """A str argument as the C API's UTF-8 `const char *`."""
     return s.encode("utf-8")
 
 
-def shape_of(ptr, rank: int) -> Tuple[int, ...]:
+def shape_of(ptr: Any, rank: int) -> Tuple[int, ...]:
+    """The first `rank` entries of an `int64_t *` as a tuple."""
     return tuple(int(ptr[i]) for i in range(rank))

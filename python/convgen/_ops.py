@@ -17,7 +17,7 @@ import collections
 import ctypes
 import numbers
 import threading
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -84,13 +84,13 @@ def _operands(a: Any, b: Any, a_name: str, b_name: str,
     the dtype of the other operand when that one is an array of a supported
     dtype, else float32 (TF's and Keras' default float type).
     """
-    def hint(v):
+    def hint(v: Any) -> Optional[np.dtype]:
         if _is_array(v):
             dt = np.asarray(v).dtype
             return dt if _c_dtype(dt) else None
         return None
 
-    def convert(v, name, other_hint):
+    def convert(v: Any, name: str, other_hint: Optional[np.dtype]) -> np.ndarray:
         if _is_array(v):
             return np.asarray(v)
         try:
@@ -111,7 +111,7 @@ def _operands(a: Any, b: Any, a_name: str, b_name: str,
         raise ConvGenTypeError(
             f"Input '{b_name}' of '{op}' Op has type {y.dtype} that does not "
             f"match type {x.dtype} of argument '{a_name}'.")
-    return x, y, _c_dtype(x.dtype)
+    return x, y, cast(str, _c_dtype(x.dtype))  # checked above
 
 
 # --------------------------------------------------------------------------
@@ -203,8 +203,22 @@ def _check_pairs(padding: Sequence[Any]) -> List[int]:
 
 
 def convert_padding(padding: Any, expected_length: int = 4) -> Tuple[Any, List[int]]:
-    """tf.nn's `convert_padding`: a string passes through; a list of
-    `expected_length` [before, after] pairs becomes ("EXPLICIT", flat list).
+    """Converts a padding argument the way `tf.nn` does (`convert_padding`).
+
+    Args:
+      padding: A string (`"SAME"`, `"VALID"`; passed through unchecked) or
+        a list of `expected_length` [before, after] pairs of ints.
+      expected_length: The number of pairs a list must have (the rank of
+        the input). Defaults to 4.
+
+    Returns:
+      `(padding, explicit_paddings)`: the string and `[]`, or `"EXPLICIT"`
+      and the flattened pairs `[before_0, after_0, before_1, ...]`.
+
+    Raises:
+      ValueError: If `padding` is the string `"EXPLICIT"`, or a list of the
+        wrong length or with elements that are not pairs (TF's messages).
+        `ConvGenTypeError` for a pair entry that is not an int.
     """
     if isinstance(padding, str) and padding == "EXPLICIT":
         raise ValueError(
@@ -252,12 +266,12 @@ class _Kernel:
 
 
 _CACHE_CAPACITY = 256
-_cache: "collections.OrderedDict[tuple, _Kernel]" = collections.OrderedDict()
+_cache: "collections.OrderedDict[Tuple[Any, ...], _Kernel]" = collections.OrderedDict()
 _cache_lock = threading.Lock()
 _python_hits = 0
 
 
-def _cached(key: tuple, compile_fn) -> _Kernel:
+def _cached(key: Tuple[Any, ...], compile_fn: Callable[[Any], Optional[int]]) -> _Kernel:
     """The kernel of `key`, compiling (outside the lock) on a miss."""
     global _python_hits
     with _cache_lock:
@@ -299,9 +313,12 @@ atexit.register(_release_all)
 
 
 def clear_cache() -> None:
-    """Releases the Python-side kernel handles and empties the C API's
-    process-wide kernel cache (the next call of each configuration
-    compiles again)."""
+    """Empties both kernel caches.
+
+    Releases the Python-side kernel handles and empties the C API's
+    process-wide kernel cache: the next call of each configuration compiles
+    again. Arrays already returned are not affected.
+    """
     global _python_hits
     _release_all()
     _python_hits = 0
@@ -311,10 +328,11 @@ def clear_cache() -> None:
 def cache_info() -> Dict[str, int]:
     """Sizes of the two kernel caches and the number of JIT compiles.
 
-    Keys: `python_entries` (handles held by this package), `python_hits`
-    (calls answered without calling the C API's compile function),
-    `c_entries` (kernels in the C API's process-wide cache) and
-    `c_compiles` (compiles the C API has performed in this process).
+    Returns:
+      A dict with the keys `python_entries` (handles held by this package),
+      `python_hits` (calls answered without calling the C API's compile
+      function), `c_entries` (kernels in the C API's process-wide cache)
+      and `c_compiles` (compiles the C API has performed in this process).
     """
     with _cache_lock:
         entries = len(_cache)
@@ -343,9 +361,11 @@ def _run(kernel: _Kernel, a: np.ndarray, b: np.ndarray,
 # Core entry points (argument lists per spatial dimension)
 # --------------------------------------------------------------------------
 
-def _backprop_filter_kernel(dtype: str, data_format: str, input_shape, filter_sizes,
-                            out_backprop_shape, strides, dilations, padding: str,
-                            explicit) -> _Kernel:
+def _backprop_filter_kernel(dtype: str, data_format: str, input_shape: Sequence[int],
+                            filter_sizes: Sequence[int],
+                            out_backprop_shape: Sequence[int], strides: Sequence[int],
+                            dilations: Optional[Sequence[int]], padding: str,
+                            explicit: Sequence[int]) -> _Kernel:
     key = ("backprop_filter", dtype, data_format, tuple(input_shape),
            tuple(filter_sizes), tuple(out_backprop_shape), tuple(strides),
            None if dilations is None else tuple(dilations), padding,
@@ -363,9 +383,10 @@ def _backprop_filter_kernel(dtype: str, data_format: str, input_shape, filter_si
         0, err))
 
 
-def _transpose_kernel(dtype: str, data_format: str, input_shape, kernel_shape,
-                      strides, dilation_rate, padding: str,
-                      output_padding) -> _Kernel:
+def _transpose_kernel(dtype: str, data_format: str, input_shape: Sequence[int],
+                      kernel_shape: Sequence[int], strides: Sequence[int],
+                      dilation_rate: Sequence[int], padding: str,
+                      output_padding: Optional[Sequence[int]]) -> _Kernel:
     key = ("transpose", dtype, data_format, tuple(input_shape),
            tuple(kernel_shape), tuple(strides), tuple(dilation_rate), padding,
            None if output_padding is None else tuple(output_padding))
@@ -384,8 +405,10 @@ _TF_FORMATS = {"NWC": 1, "NHWC": 2, "NDHWC": 3, "NCW": 1, "NCHW": 2, "NCDHW": 3}
 _CHANNELS_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
 
 
-def _nd_backprop_filter_args(input_rank: int, strides, padding, data_format,
-                             dilations, explicit_paddings):
+def _nd_backprop_filter_args(
+    input_rank: int, strides: Any, padding: Any, data_format: Any,
+    dilations: Any, explicit_paddings: Any,
+) -> Tuple[str, List[int], Optional[List[int]], str, List[int]]:
     """Normalizes backprop_filter's arguments; returns
     (data_format, strides, dilations, padding, explicit)."""
     if data_format is None:
@@ -549,12 +572,13 @@ def conv2d_backprop_filter(
     kernel = _backprop_filter_kernel(
         dtype, data_format, x.shape, sizes, dy.shape,
         [strides[h_dim], strides[w_dim]], [dilations[h_dim], dilations[w_dim]],
-        padding, spatial_explicit)
+        cast(str, padding), spatial_explicit)  # a string (checked above)
     return _run(kernel, x, dy, reference=False)
 
 
-def _backprop_filter(input, filter_sizes, out_backprop, strides, padding,
-                     data_format, dilations, explicit_paddings, reference):
+def _backprop_filter(input: Any, filter_sizes: Any, out_backprop: Any, strides: Any,
+                     padding: Any, data_format: Any, dilations: Any,
+                     explicit_paddings: Any, reference: bool) -> np.ndarray:
     op = "backprop_filter"
     x, dy, dtype = _operands(input, out_backprop, "input", "out_backprop", op)
     data_format, strides, dilations, padding, explicit = _nd_backprop_filter_args(
@@ -624,8 +648,29 @@ def reference_backprop_filter(
     dilations: Optional[IntOrInts] = None,
     explicit_paddings: Optional[Union[Sequence[int], PaddingPairs]] = None,
 ) -> np.ndarray:
-    """`backprop_filter` computed by ConvGen's plain reference implementation
-    (f64 accumulation, one rounding) instead of the compiled kernel."""
+    """`backprop_filter` computed by ConvGen's plain reference implementation.
+
+    The same computation with ConvGen's scalar reference (conv/Reference:
+    f64 accumulation, one rounding to the element type) instead of the
+    compiled kernel: an oracle for tests. The arguments are checked exactly
+    as by `backprop_filter` (the kernel is still compiled, not run).
+
+    Args:
+      input: As for `backprop_filter`.
+      filter_sizes: As for `backprop_filter`.
+      out_backprop: As for `backprop_filter`.
+      strides: As for `backprop_filter`.
+      padding: As for `backprop_filter`.
+      data_format: As for `backprop_filter`.
+      dilations: As for `backprop_filter`.
+      explicit_paddings: As for `backprop_filter`.
+
+    Returns:
+      An array of `input`'s dtype and shape `filter_sizes`.
+
+    Raises:
+      ValueError: As `backprop_filter` (`ConvGenTypeError` for dtypes).
+    """
     return _backprop_filter(input, filter_sizes, out_backprop, strides, padding,
                             data_format, dilations, explicit_paddings, True)
 
@@ -634,17 +679,18 @@ def _standardize_data_format(data_format: Any) -> str:
     """keras.backend.standardize_data_format."""
     if data_format is None:
         return "channels_last"
-    data_format = str(data_format).lower()
-    if data_format not in {"channels_first", "channels_last"}:
+    fmt = str(data_format).lower()
+    if fmt not in {"channels_first", "channels_last"}:
         raise ValueError(
             "The `data_format` argument must be one of "
             "{'channels_first', 'channels_last'}. "
-            f"Received: data_format={data_format}")
-    return data_format
+            f"Received: data_format={fmt}")
+    return fmt
 
 
-def _conv_transpose(inputs, kernel, strides, padding, output_padding,
-                    data_format, dilation_rate, reference):
+def _conv_transpose(inputs: Any, kernel: Any, strides: Any, padding: Any,
+                    output_padding: Any, data_format: Any, dilation_rate: Any,
+                    reference: bool) -> np.ndarray:
     data_format = _standardize_data_format(data_format)
     padding = padding.lower()  # a non-string raises AttributeError, as in Keras
     op = "conv_transpose"
@@ -745,8 +791,29 @@ def reference_conv_transpose(
     data_format: Optional[str] = None,
     dilation_rate: IntOrInts = 1,
 ) -> np.ndarray:
-    """`conv_transpose` computed by ConvGen's plain reference implementation
-    (f64 accumulation, one rounding) instead of the compiled kernel."""
+    """`conv_transpose` computed by ConvGen's plain reference implementation.
+
+    The same computation with ConvGen's scalar reference (conv/Reference:
+    f64 accumulation, one rounding to the element type) instead of the
+    compiled kernel: an oracle for tests. The arguments are checked exactly
+    as by `conv_transpose` (the kernel is still compiled, not run).
+
+    Args:
+      inputs: As for `conv_transpose`.
+      kernel: As for `conv_transpose`.
+      strides: As for `conv_transpose`.
+      padding: As for `conv_transpose`.
+      output_padding: As for `conv_transpose`.
+      data_format: As for `conv_transpose`.
+      dilation_rate: As for `conv_transpose`.
+
+    Returns:
+      An array of rank N+2 and `inputs`' dtype.
+
+    Raises:
+      AttributeError: When `padding` is not a string (as Keras).
+      ValueError: As `conv_transpose` (`ConvGenTypeError` for dtypes).
+    """
     return _conv_transpose(inputs, kernel, strides, padding, output_padding,
                            data_format, dilation_rate, True)
 
@@ -764,8 +831,27 @@ def backprop_filter_out_backprop_shape(
     dilations: Optional[IntOrInts] = None,
     explicit_paddings: Optional[Union[Sequence[int], PaddingPairs]] = None,
 ) -> Tuple[int, ...]:
-    """The `out_backprop` shape `backprop_filter` expects for these
-    arguments (TF's `GetWindowedOutputSize` per spatial dimension)."""
+    """The `out_backprop` shape `backprop_filter` expects, without compiling.
+
+    TF's `GetWindowedOutputSize` per spatial dimension (the shape of the
+    forward convolution's output).
+
+    Args:
+      input_shape: The shape of `input` (N + 2 ints).
+      filter_sizes: As for `backprop_filter`.
+      strides: As for `backprop_filter`.
+      padding: As for `backprop_filter`.
+      data_format: As for `backprop_filter`.
+      dilations: As for `backprop_filter`.
+      explicit_paddings: As for `backprop_filter`.
+
+    Returns:
+      The shape, a tuple of N + 2 ints in `data_format` order.
+
+    Raises:
+      ValueError: For invalid arguments, with the messages of
+        `backprop_filter` (`CApiError` carries the verifier's).
+    """
     input_shape = [int(v) for v in input_shape]
     data_format, strides, dilations, padding, explicit = _nd_backprop_filter_args(
         len(input_shape), strides, padding, data_format, dilations, explicit_paddings)
@@ -790,8 +876,27 @@ def conv_transpose_output_shape(
     data_format: Optional[str] = None,
     dilation_rate: IntOrInts = 1,
 ) -> Tuple[int, ...]:
-    """The output shape of `conv_transpose` for these arguments (Keras'
-    `compute_conv_transpose_output_shape`)."""
+    """The output shape of `conv_transpose`, without compiling.
+
+    Keras' `compute_conv_transpose_output_shape`.
+
+    Args:
+      input_shape: The shape of `inputs` (N + 2 ints).
+      kernel_shape: The shape of `kernel` (N + 2 ints).
+      strides: As for `conv_transpose`.
+      padding: As for `conv_transpose`.
+      output_padding: As for `conv_transpose`.
+      data_format: As for `conv_transpose`.
+      dilation_rate: As for `conv_transpose`.
+
+    Returns:
+      The shape, a tuple of N + 2 ints in `data_format` order.
+
+    Raises:
+      AttributeError: When `padding` is not a string (as Keras).
+      ValueError: For invalid arguments, with the messages of
+        `conv_transpose` (`CApiError` carries the verifier's).
+    """
     data_format = _standardize_data_format(data_format)
     padding = padding.lower()
     if padding not in ("valid", "same"):

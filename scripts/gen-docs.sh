@@ -3,6 +3,7 @@
 # repository:
 #   docs/Dialects/ConvDialect.md  (mlir-tblgen -gen-dialect-doc, ConvOps.td)
 #   docs/Passes.md                (mlir-tblgen -gen-pass-doc, Conversion/Passes.td)
+#   docs/CodegenPasses.md         (mlir-tblgen -gen-pass-doc, Codegen/Passes.td)
 # The same files are produced in the build tree by the CMake target `mlir-doc`
 # (build/docs/Dialects/ConvDialect.md, build/docs/ConvConversionPasses.md).
 #
@@ -50,4 +51,6 @@ gen docs/Dialects/ConvDialect.md -gen-dialect-doc -dialect=conv \
   "$ROOT/include/conv/Dialect/Conv/IR/ConvOps.td" || status=1
 gen docs/Passes.md -gen-pass-doc \
   "$ROOT/include/conv/Conversion/Passes.td" || status=1
+gen docs/CodegenPasses.md -gen-pass-doc \
+  "$ROOT/include/conv/Codegen/Passes.td" || status=1
 exit "$status"

@@ -31,6 +31,9 @@
 
 #include "llvm/TargetParser/Host.h"
 
+#include <cctype>
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace mlir::conv {
@@ -55,13 +58,35 @@ HostVectorInfo HostVectorInfo::detect() {
     info.vectorBits = 256;
     info.numRegisters = 16;
   }
+  // Per-core cache sizes (Linux sysfs; the defaults stay elsewhere).
+  for (int index = 0; index < 16; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" +
+                      std::to_string(index) + "/";
+    std::ifstream levelFile(dir + "level"), typeFile(dir + "type"),
+        sizeFile(dir + "size");
+    int level = 0;
+    std::string type, size;
+    if (!(levelFile >> level) || !(typeFile >> type) || !(sizeFile >> size))
+      break;
+    int64_t bytes = 0;
+    size_t pos = 0;
+    while (pos < size.size() && std::isdigit(static_cast<unsigned char>(size[pos])))
+      bytes = bytes * 10 + (size[pos++] - '0');
+    if (pos < size.size() && (size[pos] == 'K' || size[pos] == 'k'))
+      bytes *= 1024;
+    else if (pos < size.size() && size[pos] == 'M')
+      bytes *= 1024 * 1024;
+    if (bytes <= 0)
+      continue;
+    if (level == 1 && type == "Data")
+      info.l1Bytes = bytes;
+    else if (level == 2 && type != "Instruction")
+      info.l2Bytes = bytes;
+  }
   return info;
 }
 
 namespace {
-
-/// L1 data cache size assumed by the cache blocking (bytes).
-constexpr int64_t kL1Bytes = 32 * 1024;
 
 /// Register-tile sizes still to apply to a cache-blocked op.
 constexpr llvm::StringLiteral kInnerSizesAttr = "conv.inner_tile_sizes";
@@ -93,10 +118,13 @@ private:
 FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
                                      linalg::GenericOp op,
                                      ArrayRef<int64_t> sizes,
-                                     bool forall = false) {
+                                     bool forall = false,
+                                     ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions options;
   if (forall)
     options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
   SmallVector<OpFoldResult> ofr;
   for (int64_t s : sizes)
     ofr.push_back(rewriter.getIndexAttr(s));
@@ -151,6 +179,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           .getElementType();
   bool channelsLast;
   int64_t threadDim = -1, threadAlign = 1;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t elemBytes = std::max<int64_t>(
+      1, cast<RankedTensorType>(op.getDpsInputs()[0].getType())
+                 .getElementTypeBitWidth() / 8);
+  int64_t accBytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
+  int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
+  int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
+  SmallVector<int64_t> interchange;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
     int64_t outRank =
@@ -158,39 +194,61 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     bool grouped = outRank == 3;
     int64_t p = grouped ? 1 : 0, ci = p, co = p + 1, b = p + 2;
     int64_t n = numLoops - b - 1;
+    int64_t last = numLoops - 1;
     // Channels-last iff the input's last index is the ci loop.
     AffineMap xMap = op.getIndexingMapsArray()[0];
     channelsLast = xMap.getResults().back() == getAffineDimExpr(ci, op.getContext());
     RegisterTile t = registerTile(accType, /*defaultChunk=*/8);
     if (grouped)
       outer[0] = 1;
+    // (ci, co) cache block: the block of the tap's dW that every reduction
+    // block sweeps over stays in half the L1 cache (the loops over the
+    // blocks are outermost, so the whole reduction runs per block).
+    int64_t ciBlock = ranges[ci], coBlock = ranges[co];
+    if (ciBlock * coBlock * accBytes > l1 / 2) {
+      coBlock = std::min(ranges[co], 4 * t.cols);
+      ciBlock = std::min(
+          ranges[ci],
+          std::max(t.rows, l1 / 2 / (coBlock * accBytes) / t.rows * t.rows));
+      if (ciBlock < ranges[ci])
+        outer[ci] = ciBlock;
+      if (coBlock < ranges[co])
+        outer[co] = coBlock;
+    }
     outer[b] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
       outer[b + 1 + d] = 1;
     // Block the last output dimension so that a block of input and
     // out_backprop rows stays in L1 while every (ci, co) tile of the tap
     // walks over it.
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t elemBytes =
-        cast<RankedTensorType>(op.getDpsInputs()[0].getType())
-            .getElementTypeBitWidth() / 8;
-    int64_t rowBytes = (ranges[ci] + ranges[co]) * std::max<int64_t>(1, elemBytes);
+    int64_t rowBytes = (ciBlock + coBlock) * elemBytes;
     int64_t block = std::max<int64_t>(
         t.reductionChunk,
-        (kL1Bytes / 2 / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
+        (l1 / 2 / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
             t.reductionChunk);
     // Prefer a block (down to half the size) that divides the range: no
     // partial block.
-    for (int64_t b = block; b * 2 >= block; b -= t.reductionChunk)
-      if (ranges[numLoops - 1] % b == 0) {
-        block = b;
+    for (int64_t bl = block; bl * 2 >= block; bl -= t.reductionChunk)
+      if (ranges[last] % bl == 0) {
+        block = bl;
         break;
       }
-    if (block < ranges[numLoops - 1])
-      outer[numLoops - 1] = block;
+    if (block < ranges[last]) {
+      outer[last] = block;
+    } else if (n >= 2) {
+      // Whole rows fit: make the reduction block several rows long so the
+      // accumulators stay in registers across more of the reduction.
+      int64_t rows = std::min(
+          ranges[last - 1],
+          std::max<int64_t>(1, (l1 / 2 / std::max<int64_t>(1, rowBytes)) /
+                                   std::max<int64_t>(1, ranges[last])));
+      outer[last - 1] = rows;
+      if (rows > 1)
+        inner[last - 1] = 1;
+    }
     inner[ci] = t.rows;
     inner[co] = t.cols;
-    inner[numLoops - 1] = t.reductionChunk;
+    inner[last] = t.reductionChunk;
     // A single tap (1x1 filters): split the output channels over threads;
     // every thread owns whole dW columns, so the result is deterministic.
     threadDim = co;
@@ -198,21 +256,42 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   } else if (role.getValue() == kRoleTransposePhase) {
     // Loops [b, o_0..o_{n-1}, co, t_0..t_{n-1}, ci].
     int64_t n = (numLoops - 3) / 2;
-    int64_t co = n + 1;
+    int64_t co = n + 1, ci = numLoops - 1;
     AffineMap outMap = op.getIndexingMapsArray()[2];
     channelsLast =
         outMap.getResults().back() == getAffineDimExpr(co, op.getContext());
     RegisterTile t = registerTile(accType, /*defaultChunk=*/1);
-    outer[0] = 1;
-    for (int64_t d = 0; d + 1 < n; ++d)
-      outer[1 + d] = 1;
-    inner[n] = t.rows; // last output dimension
+    // The register tile's rows run along the last output dimension, or
+    // along the batch when the output rows are shorter than a tile (e.g.
+    // 1x1 inputs of a GAN generator's first layer).
+    int64_t rowDim = n;
+    if (ranges[n] < t.rows && ranges[0] > ranges[n])
+      rowDim = 0;
+    for (int64_t d = 0; d <= n; ++d)
+      outer[d] = d == rowDim ? 0 : 1;
+    inner[rowDim] = t.rows;
     inner[co] = t.cols;
     for (int64_t d = 0; d < n; ++d)
       inner[n + 2 + d] = 1; // every tap
-    inner[numLoops - 1] = t.reductionChunk;
+    inner[ci] = t.reductionChunk;
+    // Input-channel cache block: the kernel panel of one column tile (all
+    // taps of the phase) stays in half the L2 cache while the output rows
+    // sweep over it; the block loop is outermost.
+    int64_t taps = 1;
+    for (int64_t d = 0; d < n; ++d)
+      taps *= ranges[n + 2 + d];
+    int64_t panelBytes = taps * ranges[ci] * t.cols * elemBytes;
+    if (panelBytes > l2 / 2) {
+      int64_t ciBlock = std::max<int64_t>(
+          8, l2 / 2 / (taps * t.cols * elemBytes) / 8 * 8);
+      if (ciBlock < ranges[ci]) {
+        outer[ci] = ciBlock;
+        interchange.push_back(ci);
+        for (int64_t d = 0; d < ci; ++d)
+          interchange.push_back(d);
+      }
+    }
     // Threads over batch items, or over the first output dimension.
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     threadDim = ranges[0] > 1 ? 0 : 1;
   } else {
     return failure();
@@ -230,7 +309,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     if (auto parent = op->getParentOfType<scf::ForallOp>())
       for (int64_t c : parent.getStaticUpperBound())
         parallelIterations *= ShapedType::isDynamic(c) ? threads : c;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (parallelIterations < threads && ranges[threadDim] >= threads) {
       SmallVector<int64_t> sizes(numLoops, 0);
       sizes[threadDim] = (ranges[threadDim] + threads - 1) / threads;
@@ -244,7 +322,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
   }
 
-  auto outerTiled = tile(rewriter, op, outer);
+  auto outerTiled = tile(rewriter, op, outer, /*forall=*/false, interchange);
   if (failed(outerTiled))
     return failure();
   // The register tiling happens after peeling, on the main block and the

@@ -22,6 +22,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
   ConvertConvToLinalgPassOptions convOptions;
   convOptions.zeroInsertionTranspose = options.zeroInsertionTranspose;
+  convOptions.transposePerTap = options.transposePerTap;
   pm.addNestedPass<func::FuncOp>(createConvertConvToLinalgPass(convOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -35,6 +36,8 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   tileOptions.registerTileRows = options.registerTileRows;
   tileOptions.registerTileVectors = options.registerTileVectors;
   tileOptions.reductionChunk = options.reductionChunk;
+  tileOptions.l1CacheBytes = options.l1CacheBytes;
+  tileOptions.l2CacheBytes = options.l2CacheBytes;
   tileOptions.numThreads = options.numThreads;
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));

@@ -58,10 +58,13 @@ namespace convgen {
 std::string CompileOptions::str() const {
   return std::string("zero-insertion-transpose=") +
          (zeroInsertionTranspose ? "1" : "0") +
+         " transpose-per-tap=" + transposePerTap +
          " optimize=" + (optimize ? "1" : "0") +
          " register-tile-rows=" + std::to_string(registerTileRows) +
          " register-tile-vectors=" + std::to_string(registerTileVectors) +
          " reduction-chunk=" + std::to_string(reductionChunk) +
+         " l1-cache-bytes=" + std::to_string(l1CacheBytes) +
+         " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " num-threads=" + std::to_string(numThreads);
 }
 
@@ -509,10 +512,13 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   PassManager pm(&context);
   conv::ConvCPUPipelineOptions pipelineOptions;
   pipelineOptions.zeroInsertionTranspose = options.zeroInsertionTranspose;
+  pipelineOptions.transposePerTap = options.transposePerTap;
   pipelineOptions.optimize = options.optimize;
   pipelineOptions.registerTileRows = options.registerTileRows;
   pipelineOptions.registerTileVectors = options.registerTileVectors;
   pipelineOptions.reductionChunk = options.reductionChunk;
+  pipelineOptions.l1CacheBytes = options.l1CacheBytes;
+  pipelineOptions.l2CacheBytes = options.l2CacheBytes;
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
 #else

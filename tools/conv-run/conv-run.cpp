@@ -84,6 +84,19 @@ cl::opt<unsigned> numThreads(
 cl::opt<unsigned> reductionChunk("reduction-chunk",
                                  cl::desc("Inner reduction chunk (0: heuristic)"),
                                  cl::init(0), cl::cat(category));
+cl::opt<int64_t> l1CacheBytes(
+    "l1-cache-bytes",
+    cl::desc("L1 data cache size for the cache blocking (0: the host's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int64_t> l2CacheBytes(
+    "l2-cache-bytes",
+    cl::desc("L2 cache size for the cache blocking (0: the host's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<std::string> transposePerTap(
+    "transpose-per-tap",
+    cl::desc("Lower conv.transpose one kernel tap at a time: auto (small "
+             "inputs), always, never"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
@@ -165,10 +178,13 @@ int main(int argc, char **argv) {
 
   CompileOptions options;
   options.zeroInsertionTranspose = zeroInsertion;
+  options.transposePerTap = transposePerTap;
   options.optimize = !noOptimize;
   options.registerTileRows = tileRows;
   options.registerTileVectors = tileVectors;
   options.reductionChunk = reductionChunk;
+  options.l1CacheBytes = l1CacheBytes;
+  options.l2CacheBytes = l2CacheBytes;
   options.numThreads = numThreads;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);

@@ -326,24 +326,31 @@ TEST(Differential, Transpose) {
   CompileOptions zeroInsertion;
   zeroInsertion.zeroInsertionTranspose = true;
   zeroInsertion.optimize = false;
-  CompileOptions plain;
-  plain.optimize = false;
-  // Every case runs through the optimized phase decomposition, the plain-loop
-  // one and the zero-insertion oracle.
-  const CompileOptions variants[] = {CompileOptions{}, plain, zeroInsertion};
-  const char *names[] = {"optimized phase", "plain phase", "zero-insertion"};
-  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
-    const Case &c = cases[job / 3];
+  CompileOptions phases;
+  phases.transposePerTap = "never";
+  CompileOptions plainTaps;
+  plainTaps.optimize = false;
+  plainTaps.transposePerTap = "always";
+  // Every case runs through the optimized default (phases, or taps for
+  // small inputs), the optimized phase decomposition, the plain-loop
+  // per-tap lowering and the zero-insertion oracle.
+  const CompileOptions variants[] = {CompileOptions{}, phases, plainTaps,
+                                     zeroInsertion};
+  const char *names[] = {"optimized default", "optimized phase",
+                         "plain per-tap", "zero-insertion"};
+  constexpr unsigned kVariants = 4;
+  auto failures = runParallel(kVariants * count, [&](unsigned job) -> std::string {
+    const Case &c = cases[job / kVariants];
     const TransposeSpec &s = c.spec;
-    std::string where = "config #" + std::to_string(job / 3) + " (" +
-                        names[job % 3] + " lowering): " + describe(s);
+    std::string where = "config #" + std::to_string(job / kVariants) + " (" +
+                        names[job % kVariants] + " lowering): " + describe(s);
     auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
     if (!g)
       return where + ": invalid geometry: " + g.error();
     size_t outN = numElements(g->outputShape());
     std::vector<uint8_t> want(outN * byteWidth(s.elementType));
     referenceTranspose(*g, s.elementType, c.x.data(), c.k.data(), want.data());
-    auto kernel = jit.compile(s, variants[job % 3]);
+    auto kernel = jit.compile(s, variants[job % kVariants]);
     if (!kernel)
       return where + ": compile failed: " + llvm::toString(kernel.takeError());
     std::vector<uint8_t> got(want.size(), 0xff);

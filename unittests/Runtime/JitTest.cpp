@@ -533,8 +533,9 @@ TEST(JitTest, BuildModuleText) {
             std::string::npos)
       << *text;
   EXPECT_EQ(CompileOptions().str(),
-            "zero-insertion-transpose=0 optimize=1 register-tile-rows=0 "
-            "register-tile-vectors=0 reduction-chunk=0 num-threads=0");
+            "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
+            "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
+            "l1-cache-bytes=0 l2-cache-bytes=0 num-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

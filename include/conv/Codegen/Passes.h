@@ -19,10 +19,13 @@ namespace mlir::conv {
 #define GEN_PASS_REGISTRATION
 #include "conv/Codegen/Passes.h.inc"
 
-/// SIMD facts of the host CPU (vector width, register count).
+/// SIMD and cache facts of the host CPU (vector width, register count,
+/// per-core L1 data and L2 cache sizes from sysfs).
 struct HostVectorInfo {
   unsigned vectorBits = 128;
   unsigned numRegisters = 16;
+  int64_t l1Bytes = 32 * 1024;
+  int64_t l2Bytes = 512 * 1024;
   static HostVectorInfo detect();
 };
 

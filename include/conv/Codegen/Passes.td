@@ -12,12 +12,17 @@ def ConvCPUTileAndVectorizePass
     Works on the `linalg.generic` ops that convert-conv-to-linalg tags with
     `conv.role` (on tensors, before bufferization):
 
-    * `dw_tap` (loops [(g,) ci, co, b, o...]): reduction blocking over b and
-      all but the last output dimension, then a register tile over (ci, co)
-      and an inner reduction chunk over the last output dimension.
-    * `transpose_phase` (loops [b, o..., co, t..., ci]): blocking over b and
-      all but the last output dimension, then a register tile over (last o,
-      co) with every tap and a chunk of ci as inner reductions.
+    * `dw_tap` (loops [(g,) ci, co, b, o...]): (ci, co) cache blocks when a
+      tap's dW exceeds half the L1 (block loops outermost), reduction
+      blocking over b and the output dimensions (the last one blocked to
+      fit the L1, several rows of the one before when whole rows fit), then
+      a register tile over (ci, co) and an inner reduction chunk over the
+      last output dimension.
+    * `transpose_phase` (loops [b, o..., co, t..., ci]): a ci cache block
+      (outermost) when the kernel panel of a column tile exceeds half the
+      L2, blocking over b and all but the last output dimension, then a
+      register tile over (last o or b, co) with every tap and a chunk of ci
+      as inner reductions.
 
     Register tiles come from a heuristic on the host vector width and
     register count (rows x vector columns of accumulators, leaving registers
@@ -43,6 +48,11 @@ def ConvCPUTileAndVectorizePass
     Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
            "Threads the scf.forall loops will run on (1: no thread-level "
            "tiling; 0: all hardware threads)">,
+    Option<"l1CacheBytes", "l1-cache-bytes", "int64_t", /*default=*/"0",
+           "L1 data cache size the reduction blocking assumes (0: the "
+           "host's)">,
+    Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
+           "L2 cache size the channel blocking assumes (0: the host's)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

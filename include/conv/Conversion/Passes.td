@@ -19,7 +19,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       sub-kernel of the taps that land on that phase, inserted into a strided
       slice of the output. No multiplication by inserted zeros. With
       `zero-insertion-transpose` it instead lowers to a convolution
-      over the zero-inserted input (a second oracle for tests).
+      over the zero-inserted input (a second oracle for tests). Small inputs
+      (where the phases would mostly multiply padding) are lowered one
+      kernel tap at a time instead (`transpose-per-tap`).
     * f16/bf16 accumulate in f32 and are rounded once.
   }];
   let options = [
@@ -27,8 +29,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            /*default=*/"false",
            "Lower conv.transpose by zero insertion (test oracle) instead of "
            "the phase decomposition">,
+    Option<"transposePerTap", "transpose-per-tap", "std::string",
+           /*default=*/"\"auto\"",
+           "Lower conv.transpose one kernel tap at a time: auto (when the "
+           "phases would mostly multiply padding), always, never">,
   ];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",

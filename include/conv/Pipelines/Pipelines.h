@@ -23,6 +23,11 @@ struct ConvCPUPipelineOptions
       *this, "zero-insertion-transpose",
       llvm::cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> transposePerTap{
+      *this, "transpose-per-tap",
+      llvm::cl::desc("Lower conv.transpose one kernel tap at a time: auto "
+                     "(small inputs), always, never"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",
       llvm::cl::desc("Tile and vectorize the conv contractions "
@@ -46,6 +51,16 @@ struct ConvCPUPipelineOptions
   PassOptions::Option<unsigned> reductionChunk{
       *this, "reduction-chunk",
       llvm::cl::desc("Inner reduction chunk (0: heuristic)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l1CacheBytes{
+      *this, "l1-cache-bytes",
+      llvm::cl::desc("L1 data cache size the cache blocking assumes (0: "
+                     "the host's)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l2CacheBytes{
+      *this, "l2-cache-bytes",
+      llvm::cl::desc("L2 cache size the cache blocking assumes (0: the "
+                     "host's)"),
       llvm::cl::init(0)};
 };
 

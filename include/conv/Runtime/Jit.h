@@ -52,6 +52,9 @@ struct TransposeSpec {
 struct CompileOptions {
   /// Lower conv.transpose by zero insertion (test oracle) instead of phases.
   bool zeroInsertionTranspose = false;
+  /// Lower conv.transpose one kernel tap at a time: "auto" (small inputs),
+  /// "always" or "never" (docs/Lowering.md §3.3).
+  std::string transposePerTap = "auto";
   /// Tile and vectorize the contractions (conv-cpu-tile-and-vectorize);
   /// false compiles plain loops (the unoptimized oracle pipeline).
   bool optimize = true;
@@ -63,6 +66,9 @@ struct CompileOptions {
   unsigned registerTileRows = 0;
   unsigned registerTileVectors = 0;
   unsigned reductionChunk = 0;
+  /// Cache sizes the cache blocking assumes (bytes; 0: the host's).
+  int64_t l1CacheBytes = 0;
+  int64_t l2CacheBytes = 0;
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };

@@ -11,6 +11,13 @@
 // so the IR does not grow with the kernel size. Groups split Cin into [G, Cf] and
 // Cout into [G, Cout / G] with tensor.expand_shape.
 //
+// Tiny input channels (Cin <= 4, channels last, no groups; e.g. the RGB
+// first layer): a tap's [Cin, Cout] contraction has too few rows for a
+// register tile. The trailing kernel dimensions are then fused with ci: a
+// packed copy of the window P'[b, o..., kf..., ci] = P[b, o*s + kf*d, ci]
+// (im2col over those dimensions) collapsed to [b, o..., kf*ci] makes one
+// contraction with Prod(kf)*Cin rows per leading tap.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Utils.h"
@@ -66,8 +73,195 @@ Value collapseDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
   return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
 }
 
+/// The number of trailing kernel dimensions fused with the input channels
+/// (0: none): the fewest that give at least 16 rows, or all of them.
+int64_t numFusedTaps(const convgen::BackpropFilterGeometry &g) {
+  constexpr int64_t kMaxChannels = 4, kMinRows = 16;
+  if (g.layout != Layout::ChannelsLast || g.groups != 1 ||
+      g.filterInChannels > kMaxChannels)
+    return 0;
+  int64_t n = g.numSpatialDims, rows = g.filterInChannels, taps = 1;
+  for (int64_t d = 0; d < n; ++d)
+    taps *= g.filterSpatial[d];
+  if (taps <= 1)
+    return 0;
+  for (int64_t f = 1; f <= n; ++f) {
+    rows *= g.filterSpatial[n - f];
+    if (rows >= kMinRows || f == n)
+      return f;
+  }
+  return n;
+}
+
+/// Collapses dims [first, first + count) of `v` into one.
+Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
+                    int64_t count) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0; i < type.getRank();) {
+    ReassociationIndices group;
+    int64_t len = i == first ? count : 1;
+    for (int64_t j = 0; j < len; ++j)
+      group.push_back(i + j);
+    reassoc.push_back(group);
+    i += len;
+  }
+  return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
+}
+
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   using OpRewritePattern::OpRewritePattern;
+
+  /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
+  /// trailing kernel dimensions and ci as its rows (see the file comment).
+  Value lowerFused(PatternRewriter &rewriter, Location loc,
+                   const convgen::BackpropFilterGeometry &g, Value window,
+                   Value dy, Value dw, int64_t fused) const {
+    int64_t n = g.numSpatialDims, lead = n - fused;
+    MLIRContext *ctx = rewriter.getContext();
+    auto windowType = cast<RankedTensorType>(window.getType());
+    auto dwType = cast<RankedTensorType>(dw.getType());
+    Type elementType = windowType.getElementType();
+    int64_t cin = g.filterInChannels, cout = g.outChannels;
+    int64_t rows = cin;
+    for (int64_t d = lead; d < n; ++d)
+      rows *= g.filterSpatial[d];
+
+    // The leading taps are independent (one scf.forall, as in the general
+    // lowering); with every dimension fused there is a single contraction.
+    scf::ForallOp forall;
+    SmallVector<Value> ivs;
+    Value iter = dw;
+    if (lead > 0) {
+      SmallVector<OpFoldResult> counts;
+      for (int64_t d = 0; d < lead; ++d)
+        counts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+      forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dw},
+                                     std::nullopt);
+      rewriter.setInsertionPointToStart(forall.getBody());
+      ivs.assign(forall.getInductionVars().begin(),
+                 forall.getInductionVars().end());
+      iter = forall.getRegionIterArgs()[0];
+    }
+
+    // The window restricted to this leading tap (strided over its output
+    // dimensions), whole along the fused ones.
+    int64_t rank = n + 2;
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> sliceShape(windowType.getShape());
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(rewriter.getIndexAttr(windowType.getDimSize(i)));
+    for (int64_t d = 0; d < lead; ++d) {
+      int64_t dim = spatialDim(g.layout, d);
+      Value off = ivs[d];
+      if (g.dilations[d] != 1)
+        off = arith::MulIOp::create(
+            rewriter, loc, off,
+            arith::ConstantIndexOp::create(rewriter, loc, g.dilations[d]));
+      offsets[dim] = off;
+      sizes[dim] = rewriter.getIndexAttr(g.outSpatial[d]);
+      strides[dim] = rewriter.getIndexAttr(g.strides[d]);
+      sliceShape[dim] = g.outSpatial[d];
+    }
+    Value x = tensor::ExtractSliceOp::create(
+        rewriter, loc, windowType.clone(sliceShape), window, offsets, sizes,
+        strides);
+
+    // Pack: P'[b, o_0..o_{n-1}, kf_0..kf_{f-1}, ci] (a copy; the strided
+    // access o*s + kf*d is not a projected permutation, so this stays a
+    // plain loop nest).
+    int64_t packLoops = 1 + n + fused + 1;
+    SmallVector<int64_t> packShape{g.batch};
+    for (int64_t d = 0; d < n; ++d)
+      packShape.push_back(g.outSpatial[d]);
+    for (int64_t d = lead; d < n; ++d)
+      packShape.push_back(g.filterSpatial[d]);
+    packShape.push_back(cin);
+    SmallVector<AffineExpr> src{getAffineDimExpr(0, ctx)};
+    for (int64_t d = 0; d < n; ++d) {
+      AffineExpr o = getAffineDimExpr(1 + d, ctx);
+      if (d < lead) {
+        src.push_back(o);
+      } else {
+        AffineExpr kf = getAffineDimExpr(1 + n + (d - lead), ctx);
+        src.push_back(o * g.strides[d] + kf * g.dilations[d]);
+      }
+    }
+    src.push_back(getAffineDimExpr(packLoops - 1, ctx));
+    SmallVector<AffineMap> packMaps = {
+        AffineMap::get(packLoops, 0, src, ctx),
+        AffineMap::getMultiDimIdentityMap(packLoops, ctx)};
+    Value packInit = tensor::EmptyOp::create(rewriter, loc, packShape, elementType);
+    auto pack = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{packInit.getType()}, ValueRange{x},
+        ValueRange{packInit}, packMaps,
+        SmallVector<utils::IteratorType>(packLoops,
+                                         utils::IteratorType::parallel),
+        [](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, args[0]);
+        });
+    Value packed = collapseRange(rewriter, loc, pack.getResult(0), 1 + n,
+                                 fused + 1); // [b, o..., rows]
+
+    // This leading tap's [kf..., ci, co] block of dW, as [rows, co].
+    SmallVector<OpFoldResult> wOffsets, wSizes,
+        wStrides(rank, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> blockShape;
+    for (int64_t d = 0; d < n; ++d) {
+      wOffsets.push_back(d < lead ? OpFoldResult(ivs[d])
+                                  : OpFoldResult(rewriter.getIndexAttr(0)));
+      int64_t extent = d < lead ? 1 : g.filterSpatial[d];
+      wSizes.push_back(rewriter.getIndexAttr(extent));
+      if (d >= lead)
+        blockShape.push_back(extent);
+    }
+    wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+    wSizes.append({rewriter.getIndexAttr(cin), rewriter.getIndexAttr(cout)});
+    blockShape.append({cin, cout});
+    auto blockType = RankedTensorType::get(blockShape, dwType.getElementType());
+    Value block = tensor::ExtractSliceOp::create(rewriter, loc, blockType, iter,
+                                                 wOffsets, wSizes, wStrides);
+    Value tap = collapseRange(rewriter, loc, block, 0, fused + 1);
+
+    // Loops [ci', co, b, o_0..o_{n-1}]: the dw_tap contraction.
+    int64_t numLoops = 3 + n;
+    AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
+    auto activation = [&](AffineExpr inner) {
+      SmallVector<AffineExpr> e{getAffineDimExpr(2, ctx)};
+      for (int64_t d = 0; d < n; ++d)
+        e.push_back(getAffineDimExpr(3 + d, ctx));
+      e.push_back(inner);
+      return AffineMap::get(numLoops, 0, e, ctx);
+    };
+    SmallVector<AffineMap> maps = {activation(ciE), activation(coE),
+                                   AffineMap::get(numLoops, 0, {ciE, coE}, ctx)};
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    iterators[0] = iterators[1] = utils::IteratorType::parallel;
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{tap.getType()}, ValueRange{packed, dy},
+        ValueRange{tap}, maps, iterators, buildMulAddBody);
+    contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
+    Value result = tensor::ExpandShapeOp::create(
+        rewriter, loc, blockType, contraction.getResult(0),
+        SmallVector<ReassociationIndices>{
+            [&] {
+              ReassociationIndices r;
+              for (int64_t i = 0; i <= fused; ++i)
+                r.push_back(i);
+              return r;
+            }(),
+            {fused + 1}});
+    if (!forall)
+      return tensor::InsertSliceOp::create(rewriter, loc, result, iter,
+                                           wOffsets, wSizes, wStrides);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, result, iter, wOffsets,
+                                          wSizes, wStrides);
+    rewriter.setInsertionPointAfter(forall);
+    return forall.getResult(0);
+  }
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -102,6 +296,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value window = extractZeroPaddedWindow(rewriter, loc, op.getInput(),
                                            g.layout, start, size);
     Value dy = op.getOutBackprop();
+    if (int64_t fused = numFusedTaps(g)) {
+      Value result = lowerFused(rewriter, loc, g, window, dy, dw, fused);
+      rewriter.replaceOp(op, castElements(rewriter, loc, result, elementType));
+      return success();
+    }
     bool grouped = g.groups > 1;
     int64_t cdim = channelDim(g.layout, n);
 

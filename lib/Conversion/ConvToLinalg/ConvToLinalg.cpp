@@ -27,11 +27,20 @@ struct ConvertConvToLinalgPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    std::optional<TransposeTaps> taps = parseTransposeTaps(transposePerTap);
+    if (!taps) {
+      getOperation()->emitError()
+          << "convert-conv-to-linalg: option transpose-per-tap: expected "
+             "'auto', 'always' or 'never', got '"
+          << transposePerTap << "'";
+      return signalPassFailure();
+    }
     populateBackpropFilterToLinalgPatterns(patterns);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion
-                                          : TransposeLowering::Phase);
+                                          : TransposeLowering::Phase,
+                                      *taps);
     ConversionTarget target(getContext());
     target.addIllegalDialect<ConvDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -24,9 +24,12 @@
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 #include "conv/Dialect/Conv/IR/ConvOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <limits>
@@ -79,6 +82,30 @@ Phase1D computePhase(int64_t r, int64_t in, int64_t k, int64_t s, int64_t d,
   return p;
 }
 
+/// Output positions j of one tap m in one spatial dimension: the input
+/// rows j in [lo, lo + count) whose output q = j*s + m*d - crop lies in
+/// [0, out); they land on q0, q0 + s, ...
+struct TapRange1D {
+  int64_t lo = 0, count = 0, outOffset = 0;
+};
+
+TapRange1D computeTapRange(int64_t m, int64_t in, int64_t s, int64_t d,
+                           int64_t crop, int64_t out) {
+  auto floorDiv = [](int64_t a, int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+  };
+  TapRange1D r;
+  int64_t shift = m * d - crop; // q = j*s + shift
+  int64_t lo = std::max<int64_t>(0, floorDiv(-shift + s - 1, s));
+  int64_t hi = std::min<int64_t>(in, floorDiv(out - 1 - shift, s) + 1);
+  if (hi <= lo)
+    return r;
+  r.lo = lo;
+  r.count = hi - lo;
+  r.outOffset = lo * s + shift;
+  return r;
+}
+
 /// The spatial slice of `dest` at `offsets` with `sizes` and `strides`
 /// (batch and channels whole), as tensor.extract_slice offsets/sizes/strides.
 struct SpatialSlice {
@@ -114,8 +141,9 @@ SmallVector<int64_t> activationShape(Layout layout, int64_t batch,
 }
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
-  TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering)
-      : OpRewritePattern(ctx), lowering(lowering) {}
+  TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
+                    TransposeTaps taps)
+      : OpRewritePattern(ctx), lowering(lowering), taps(taps) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -132,12 +160,181 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     int64_t work = g.batch * g.inChannels * g.outChannels;
     for (int64_t d = 0; d < g.numSpatialDims; ++d)
       work *= g.inputSpatial[d] * g.kernelSpatial[d] * g.outSpatial[d];
-    if (work != 0)
-      out = lowering == TransposeLowering::Phase
-                ? lowerByPhases(rewriter, loc, op, g, out)
-                : lowerByZeroInsertion(rewriter, loc, op, g, accType);
+    if (work != 0) {
+      if (lowering == TransposeLowering::ZeroInsertion)
+        out = lowerByZeroInsertion(rewriter, loc, op, g, accType);
+      else if (taps == TransposeTaps::Always ||
+               (taps == TransposeTaps::Auto && preferTaps(g)))
+        out = lowerByTaps(rewriter, loc, op, g, out);
+      else
+        out = lowerByPhases(rewriter, loc, op, g, out);
+    }
     rewriter.replaceOp(op, castElements(rewriter, loc, out, elementType));
     return success();
+  }
+
+  /// The phase correlations multiply the padding around the input too: per
+  /// dimension they compute sum_r outCount_r * numTaps_r products where only
+  /// sum_m (input rows of tap m that land in the output) are useful. When
+  /// that overhead is large (small inputs: GAN generators' first layers, 3-D
+  /// "valid" up-convolutions) and the kernel has few taps, the per-tap
+  /// lowering computes exactly the useful products instead.
+  static bool preferTaps(const convgen::TransposeGeometry &g) {
+    constexpr double kMaxOverhead = 1.25;
+    constexpr int64_t kMaxTaps = 64; // one linalg.generic per tap
+    double computed = 1, useful = 1;
+    int64_t taps = 1;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      int64_t c = 0, u = 0;
+      for (int64_t r = 0; r < g.strides[d]; ++r) {
+        Phase1D p = computePhase(r, g.inputSpatial[d], g.kernelSpatial[d],
+                                 g.strides[d], g.dilations[d], g.cropBefore[d],
+                                 g.outSpatial[d]);
+        if (p.numTaps > 0)
+          c += p.outCount * p.numTaps;
+      }
+      for (int64_t m = 0; m < g.kernelSpatial[d]; ++m)
+        u += computeTapRange(m, g.inputSpatial[d], g.strides[d],
+                             g.dilations[d], g.cropBefore[d], g.outSpatial[d])
+                 .count;
+      computed *= static_cast<double>(c);
+      useful *= static_cast<double>(u);
+      taps *= g.kernelSpatial[d];
+    }
+    return taps <= kMaxTaps && computed > kMaxOverhead * useful;
+  }
+
+  /// One dense contraction per kernel tap m: the input rows that land in
+  /// the output, times K[m], accumulated into the output's strided slice
+  /// q = j*s + m*d - crop. No padding, no product with a zero; taps run one
+  /// after the other (their slices overlap). Consecutive taps of a dimension
+  /// with the same input rows form a segment; each box of segments is one
+  /// contraction inside an scf.for nest over its taps (static shapes, the
+  /// tap only moves the output and kernel offsets), so the IR grows with the
+  /// number of boxes (at most 3 per dimension), not with the taps.
+  Value lowerByTaps(PatternRewriter &b, Location loc, TransposeOp op,
+                    const convgen::TransposeGeometry &g, Value out) const {
+    struct Segment {
+      int64_t mBegin, mEnd;
+      TapRange1D range;
+    };
+    int64_t n = g.numSpatialDims;
+    SmallVector<SmallVector<Segment>> segments(n);
+    for (int64_t d = 0; d < n; ++d)
+      for (int64_t m = 0; m < g.kernelSpatial[d]; ++m) {
+        TapRange1D r = computeTapRange(m, g.inputSpatial[d], g.strides[d],
+                                       g.dilations[d], g.cropBefore[d],
+                                       g.outSpatial[d]);
+        auto &segs = segments[d];
+        if (!segs.empty() && segs.back().mEnd == m &&
+            segs.back().range.lo == r.lo && segs.back().range.count == r.count)
+          segs.back().mEnd = m + 1;
+        else
+          segs.push_back({m, m + 1, r});
+      }
+
+    Value input = op.getInputs(), kernel = op.getKernel();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto kType = cast<RankedTensorType>(kernel.getType());
+    auto outType = cast<RankedTensorType>(out.getType());
+    int64_t rank = n + 2;
+    SmallVector<int64_t> ones(n, 1), zeros(n, 0);
+    SmallVector<int64_t> idx(n, 0);
+    while (true) {
+      bool empty = false;
+      SmallVector<int64_t> inOffset, count;
+      for (int64_t d = 0; d < n; ++d) {
+        const TapRange1D &r = segments[d][idx[d]].range;
+        empty |= r.count == 0;
+        inOffset.push_back(r.lo);
+        count.push_back(r.count);
+      }
+      if (!empty) {
+        // The input rows are the same for every tap of the box.
+        SpatialSlice view =
+            spatialSlice(b, inType, g.layout, inOffset, count, ones);
+        Value window = tensor::ExtractSliceOp::create(
+            b, loc, inType.clone(view.shape), input, view.offsets, view.sizes,
+            view.strides);
+        SmallVector<Value> lbs, ubs, steps;
+        SmallVector<int64_t> loopDims;
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        for (int64_t d = 0; d < n; ++d) {
+          const Segment &seg = segments[d][idx[d]];
+          if (seg.mEnd - seg.mBegin > 1) {
+            loopDims.push_back(d);
+            lbs.push_back(arith::ConstantIndexOp::create(b, loc, seg.mBegin));
+            ubs.push_back(arith::ConstantIndexOp::create(b, loc, seg.mEnd));
+            steps.push_back(one);
+          }
+        }
+        auto body = [&](OpBuilder &nb, Location nl, ValueRange ivs,
+                        ValueRange iters) -> scf::ValueVector {
+          Value acc = iters[0];
+          // m per dimension (a loop variable or the segment's one tap).
+          SmallVector<OpFoldResult> m;
+          for (int64_t d = 0, l = 0; d < n; ++d) {
+            if (l < static_cast<int64_t>(loopDims.size()) && loopDims[l] == d)
+              m.push_back(ivs[l++]);
+            else
+              m.push_back(nb.getIndexAttr(segments[d][idx[d]].mBegin));
+          }
+          // K[m] as [1.., Cout, Cin], then in the contraction's layout.
+          SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
+              kStrides(rank, nb.getIndexAttr(1));
+          kOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+          kSizes.append({nb.getIndexAttr(g.outChannels),
+                         nb.getIndexAttr(g.inChannels)});
+          SmallVector<int64_t> kShape(n, 1);
+          kShape.append({g.outChannels, g.inChannels});
+          Value kTap = tensor::ExtractSliceOp::create(
+              nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
+          // (count 1: `reverse` keeps the tap index out of a plain dimension
+          // expression, so linalg sizes the loop from the result.)
+          Value tap = gatherKernelTaps(nb, nl, kTap, g.layout, zeros, ones,
+                                       ones, /*reverse=*/true);
+          // The output slice: offset lo*s + m*d - crop, stride s.
+          SmallVector<OpFoldResult> oOffsets(rank, nb.getIndexAttr(0)),
+              oSizes, oStrides(rank, nb.getIndexAttr(1));
+          SmallVector<int64_t> oShape(outType.getShape());
+          for (int64_t i = 0; i < rank; ++i)
+            oSizes.push_back(nb.getIndexAttr(oShape[i]));
+          for (int64_t d = 0; d < n; ++d) {
+            int64_t dim = spatialDim(g.layout, d);
+            int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
+            if (auto c = getConstantIntValue(m[d])) {
+              oOffsets[dim] = nb.getIndexAttr(base + *c * g.dilations[d]);
+            } else {
+              AffineExpr e = nb.getAffineDimExpr(0) * g.dilations[d] + base;
+              oOffsets[dim] = affine::makeComposedFoldedAffineApply(
+                  nb, nl, e, {m[d]});
+            }
+            oSizes[dim] = nb.getIndexAttr(count[d]);
+            oStrides[dim] = nb.getIndexAttr(g.strides[d]);
+            oShape[dim] = count[d];
+          }
+          Value init = tensor::ExtractSliceOp::create(
+              nb, nl, outType.clone(oShape), acc, oOffsets, oSizes, oStrides);
+          Value sum = createTapCorrelation(nb, nl, g.layout, window, tap, init,
+                                           ones);
+          return {tensor::InsertSliceOp::create(nb, nl, sum, acc, oOffsets,
+                                                oSizes, oStrides)};
+        };
+        if (loopDims.empty()) {
+          out = body(b, loc, {}, {out})[0];
+        } else {
+          scf::LoopNest nest =
+              scf::buildLoopNest(b, loc, lbs, ubs, steps, ValueRange{out}, body);
+          out = nest.results[0];
+        }
+      }
+      int64_t d = n - 1;
+      while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
+        idx[d--] = 0;
+      if (d < 0)
+        break;
+    }
+    return out;
   }
 
   Value lowerByPhases(PatternRewriter &b, Location loc, TransposeOp op,
@@ -171,14 +368,54 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto paddedType = cast<RankedTensorType>(padded.getType());
     SmallVector<int64_t> ones(n, 1);
 
-    // Iterate over the cartesian product of per-dimension phases.
+    // Consecutive phases of a dimension that differ only by where their
+    // taps start and where their outputs land (both moving by one per
+    // phase; e.g. every phase of a kernel that is a multiple of the stride,
+    // with no crop wrap-around) form a segment: one contraction in an
+    // scf.for over them, so the IR grows with the segments, not with
+    // prod(strides) (a 1-D kernel of 1024 taps with stride 256 is one loop
+    // of 256 phases).
+    struct Segment {
+      int64_t rBegin, rEnd;
+    };
+    SmallVector<SmallVector<Segment>> segments(n);
+    for (int64_t d = 0; d < n; ++d)
+      for (int64_t r = 0; r < g.strides[d]; ++r) {
+        auto &segs = segments[d];
+        if (!segs.empty()) {
+          const Phase1D &first = phases[d][segs.back().rBegin];
+          const Phase1D &p = phases[d][r];
+          int64_t delta = r - segs.back().rBegin;
+          bool nonEmpty = p.numTaps > 0 && p.outCount > 0 &&
+                          first.numTaps > 0 && first.outCount > 0;
+          if (segs.back().rEnd == r && nonEmpty &&
+              p.numTaps == first.numTaps && p.tapStep == first.tapStep &&
+              p.dilation == first.dilation &&
+              p.windowStart == first.windowStart &&
+              p.windowSize == first.windowSize &&
+              p.outCount == first.outCount &&
+              p.outOffset == first.outOffset + delta &&
+              p.tapOffset == first.tapOffset + delta) {
+            segs.back().rEnd = r + 1;
+            continue;
+          }
+        }
+        segs.push_back({r, r + 1});
+      }
+
+    Value kernel = op.getKernel();
+    auto kType = cast<RankedTensorType>(kernel.getType());
+    auto outType = cast<RankedTensorType>(out.getType());
+    int64_t rank = n + 2;
+    // Iterate over the cartesian product of per-dimension segments.
     SmallVector<int64_t> idx(n, 0);
     while (true) {
       bool empty = false;
       SmallVector<int64_t> start, size, tapOffset, tapStep, numTaps, dil,
-          outOffset, outCount;
+          outOffset, outCount, loopDims;
       for (int64_t d = 0; d < n; ++d) {
-        const Phase1D &p = phases[d][idx[d]];
+        const Segment &seg = segments[d][idx[d]];
+        const Phase1D &p = phases[d][seg.rBegin];
         empty |= p.numTaps == 0 || p.outCount == 0;
         start.push_back(p.windowStart);
         size.push_back(p.windowSize);
@@ -188,6 +425,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         dil.push_back(p.dilation);
         outOffset.push_back(p.outOffset);
         outCount.push_back(p.outCount);
+        if (seg.rEnd - seg.rBegin > 1)
+          loopDims.push_back(d);
       }
       if (!empty) {
         SmallVector<int64_t> offset(n);
@@ -198,23 +437,83 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         Value window = tensor::ExtractSliceOp::create(
             b, loc, paddedType.clone(view.shape), padded, view.offsets,
             view.sizes, view.strides);
-        Value subKernel = gatherKernelTaps(b, loc, op.getKernel(), g.layout,
-                                           tapOffset, tapStep, numTaps,
-                                           /*reverse=*/true);
-        // The phase accumulates straight into its strided output slice.
-        auto outType = cast<RankedTensorType>(out.getType());
-        SpatialSlice slice = spatialSlice(b, outType, g.layout, outOffset,
-                                          outCount, g.strides);
-        Value init = tensor::ExtractSliceOp::create(
-            b, loc, outType.clone(slice.shape), out, slice.offsets,
-            slice.sizes, slice.strides);
-        Value phase =
-            createTapCorrelation(b, loc, g.layout, window, subKernel, init, dil);
-        out = tensor::InsertSliceOp::create(b, loc, phase, out, slice.offsets,
-                                            slice.sizes, slice.strides);
+        // One phase; `delta[d]` (a loop variable or 0) is its distance from
+        // the segment's first phase.
+        auto body = [&](OpBuilder &nb, Location nl, ArrayRef<Value> delta,
+                        Value acc) -> Value {
+          Value src = kernel;
+          SmallVector<int64_t> gatherOffset(tapOffset), gatherStep(tapStep);
+          if (!loopDims.empty()) {
+            // The taps of the moving dimensions start at tapOffset + delta:
+            // a strided slice of the kernel holds exactly them.
+            SmallVector<OpFoldResult> kOffsets(rank, nb.getIndexAttr(0)),
+                kSizes, kStrides(rank, nb.getIndexAttr(1));
+            SmallVector<int64_t> kShape(kType.getShape());
+            for (int64_t i = 0; i < rank; ++i)
+              kSizes.push_back(nb.getIndexAttr(kShape[i]));
+            for (int64_t d : loopDims) {
+              AffineExpr e = nb.getAffineDimExpr(0) + tapOffset[d];
+              kOffsets[d] = affine::makeComposedFoldedAffineApply(
+                  nb, nl, e, {OpFoldResult(delta[d])});
+              kShape[d] = numTaps[d];
+              kSizes[d] = nb.getIndexAttr(numTaps[d]);
+              kStrides[d] = nb.getIndexAttr(tapStep[d]);
+              gatherOffset[d] = 0;
+              gatherStep[d] = 1;
+            }
+            src = tensor::ExtractSliceOp::create(nb, nl, kType.clone(kShape),
+                                                 kernel, kOffsets, kSizes,
+                                                 kStrides);
+          }
+          Value subKernel = gatherKernelTaps(nb, nl, src, g.layout,
+                                             gatherOffset, gatherStep, numTaps,
+                                             /*reverse=*/true);
+          // The phase accumulates straight into its strided output slice.
+          SpatialSlice slice = spatialSlice(nb, outType, g.layout, outOffset,
+                                            outCount, g.strides);
+          for (int64_t d : loopDims) {
+            AffineExpr e = nb.getAffineDimExpr(0) + outOffset[d];
+            slice.offsets[spatialDim(g.layout, d)] =
+                affine::makeComposedFoldedAffineApply(
+                    nb, nl, e, {OpFoldResult(delta[d])});
+          }
+          Value init = tensor::ExtractSliceOp::create(
+              nb, nl, outType.clone(slice.shape), acc, slice.offsets,
+              slice.sizes, slice.strides);
+          Value phase = createTapCorrelation(nb, nl, g.layout, window,
+                                             subKernel, init, dil);
+          return tensor::InsertSliceOp::create(nb, nl, phase, acc,
+                                               slice.offsets, slice.sizes,
+                                               slice.strides);
+        };
+        if (loopDims.empty()) {
+          out = body(b, loc, {}, out);
+        } else {
+          SmallVector<Value> lbs, ubs, steps;
+          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+          Value one = arith::ConstantIndexOp::create(b, loc, 1);
+          for (int64_t d : loopDims) {
+            const Segment &seg = segments[d][idx[d]];
+            lbs.push_back(zero);
+            ubs.push_back(
+                arith::ConstantIndexOp::create(b, loc, seg.rEnd - seg.rBegin));
+            steps.push_back(one);
+          }
+          scf::LoopNest nest = scf::buildLoopNest(
+              b, loc, lbs, ubs, steps, ValueRange{out},
+              [&](OpBuilder &nb, Location nl, ValueRange ivs,
+                  ValueRange iters) -> scf::ValueVector {
+                SmallVector<Value> delta(n, Value());
+                for (auto [i, d] : llvm::enumerate(loopDims))
+                  delta[d] = ivs[i];
+                return {body(nb, nl, delta, iters[0])};
+              });
+          out = nest.results[0];
+        }
       }
       int64_t d = n - 1;
-      while (d >= 0 && ++idx[d] == g.strides[d])
+      while (d >= 0 &&
+             ++idx[d] == static_cast<int64_t>(segments[d].size()))
         idx[d--] = 0;
       if (d < 0)
         break;
@@ -266,11 +565,24 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   }
 
   TransposeLowering lowering;
+  TransposeTaps taps;
 };
 
 } // namespace
 
+std::optional<TransposeTaps>
+mlir::conv::parseTransposeTaps(llvm::StringRef value) {
+  if (value == "auto")
+    return TransposeTaps::Auto;
+  if (value == "always")
+    return TransposeTaps::Always;
+  if (value == "never")
+    return TransposeTaps::Never;
+  return std::nullopt;
+}
+
 void mlir::conv::populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
-                                                   TransposeLowering lowering) {
-  patterns.add<TransposeToLinalg>(patterns.getContext(), lowering);
+                                                   TransposeLowering lowering,
+                                                   TransposeTaps taps) {
+  patterns.add<TransposeToLinalg>(patterns.getContext(), lowering, taps);
 }

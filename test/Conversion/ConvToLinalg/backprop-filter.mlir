@@ -29,13 +29,13 @@ func.func @same_stride2(%x: tensor<2x9x9x8xf32>, %dy: tensor<2x5x5x16xf32>) -> t
 // tap offset.
 // CHECK-LABEL: func.func @valid_crop_dilated
 // CHECK-NOT:     tensor.pad
-// CHECK:         %[[CROP:.+]] = tensor.extract_slice %{{.*}}[0, 0, 0] [1, 6, 1] [1, 1, 1] : tensor<1x7x1xf32> to tensor<1x6x1xf32>
+// CHECK:         %[[CROP:.+]] = tensor.extract_slice %{{.*}}[0, 0, 0] [1, 6, 8] [1, 1, 1] : tensor<1x7x8xf32> to tensor<1x6x8xf32>
 // CHECK:         scf.forall (%[[K:[a-z0-9]+]]) in (2)
 // CHECK:           %[[OFF:.+]] = arith.muli %[[K]], %c2
-// CHECK:           tensor.extract_slice %[[CROP]][0, %[[OFF]], 0] [1, 2, 1] [1, 3, 1]
-func.func @valid_crop_dilated(%x: tensor<1x7x1xf32>, %dy: tensor<1x2x1xf32>) -> tensor<2x1x1xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [3] dilations = [2] : tensor<1x7x1xf32>, tensor<1x2x1xf32> -> tensor<2x1x1xf32>
-  return %dw : tensor<2x1x1xf32>
+// CHECK:           tensor.extract_slice %[[CROP]][0, %[[OFF]], 0] [1, 2, 8] [1, 3, 1]
+func.func @valid_crop_dilated(%x: tensor<1x7x8xf32>, %dy: tensor<1x2x1xf32>) -> tensor<2x8x1xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [3] dilations = [2] : tensor<1x7x8xf32>, tensor<1x2x1xf32> -> tensor<2x8x1xf32>
+  return %dw : tensor<2x8x1xf32>
 }
 
 // -----
@@ -83,4 +83,43 @@ func.func @bf16_accumulates_in_f32(%x: tensor<1x2x2x2x2xbf16>, %dy: tensor<1x2x2
 func.func @empty_batch(%x: tensor<0x2x3x1xf32>, %dy: tensor<0x1x2x1xf32>) -> tensor<2x2x1x1xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<0x2x3x1xf32>, tensor<0x1x2x1xf32> -> tensor<2x2x1x1xf32>
   return %dw : tensor<2x2x1x1xf32>
+}
+
+// -----
+
+// One input channel (NHWC): a tap's contraction would have a single row, so
+// all kernel dimensions are fused with ci (3 x 3 x 1 = 9 rows < 16 after
+// fusing only the last one): one packed copy P'[b, oh, ow, kh, kw, ci] =
+// x[b, oh + kh, ow + kw, ci], collapsed to [b, oh, ow, 9], and a single
+// dw_tap contraction into dW viewed as [9, Cout]; no scf.forall.
+// CHECK-LABEL: func.func @tiny_channels_all_taps_fused
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-SAME:      ins(%{{.*}} : tensor<1x6x6x1xf32>) outs(%{{.*}} : tensor<1x4x4x3x3x1xf32>)
+// CHECK:         %[[PC:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4, 5]] : tensor<1x4x4x3x3x1xf32> into tensor<1x4x4x9xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x1x8xf32> into tensor<9x8xf32>
+// CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
+// CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:         tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3]] output_shape [3, 3, 1, 8] : tensor<9x8xf32> into tensor<3x3x1x8xf32>
+func.func @tiny_channels_all_taps_fused(%x: tensor<1x6x6x1xf32>, %dy: tensor<1x4x4x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x6x6x1xf32>, tensor<1x4x4x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
+}
+
+// -----
+
+// Two input channels, a 3 x 8 kernel, stride 2: fusing the last kernel
+// dimension already gives 8 x 2 = 16 rows, so the kernel rows stay an
+// scf.forall and each packs P'[b, oh, ow, kw, ci] = x[b, 2 oh + kh, 2 ow + kw, ci]
+// (the window is 10 columns: VALID never reads the last one).
+// CHECK-LABEL: func.func @tiny_channels_last_dim_fused
+// CHECK:         scf.forall (%[[KH:[a-z0-9]+]]) in (3)
+// CHECK:           %[[X:.+]] = tensor.extract_slice %{{.*}}[0, %[[KH]], 0, 0] [1, 2, 10, 2] [1, 2, 1, 1]
+// CHECK:           linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2 * 2 + d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
+// CHECK-SAME:        ins(%[[X]] : tensor<1x2x10x2xf32>) outs(%{{.*}} : tensor<1x2x2x8x2xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x16xf32>, tensor<1x2x2x4xf32>) outs(%{{.*}} : tensor<16x4xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[KH]], 0, 0, 0] [1, 8, 2, 4] [1, 1, 1, 1] : tensor<8x2x4xf32> into tensor<3x8x2x4xf32>
+func.func @tiny_channels_last_dim_fused(%x: tensor<1x5x11x2xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<3x8x2x4xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x5x11x2xf32>, tensor<1x2x2x4xf32> -> tensor<3x8x2x4xf32>
+  return %dw : tensor<3x8x2x4xf32>
 }

@@ -42,11 +42,15 @@ func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> ten
 
 // -----
 
-// Stride 3 > k = 2 (valid, 1-D NCW): phase 2 has no tap, so only two
-// convolutions are emitted and that phase stays zero: nothing is multiplied
-// by an inserted zero.
+// Stride 3 > k = 2 (valid, 1-D NCW): phase 2 has no tap and stays zero:
+// nothing is multiplied by an inserted zero. Phases 0 and 1 have the same
+// shape (one tap, 4 outputs) and differ only in their tap (m = r) and
+// output offset (r), so they are one contraction in an scf.for over r.
 // CHECK-LABEL: func.func @empty_phase
-// CHECK-COUNT-2: conv.role = "transpose_phase"
+// CHECK:         scf.for %[[R:.+]] = %c0 to %c2 step %c1
+// CHECK:           tensor.extract_slice %arg1[%[[R]], 0, 0] [1, 3, 2] [3, 1, 1]
+// CHECK:           tensor.extract_slice %{{.*}}[0, 0, %[[R]]] [1, 3, 4] [1, 1, 3]
+// CHECK-COUNT-1:   conv.role = "transpose_phase"
 // CHECK-NOT:     conv.role
 // CHECK:         return
 func.func @empty_phase(%x: tensor<1x2x4xf32>, %k: tensor<2x3x2xf32>) -> tensor<1x3x12xf32> {
@@ -78,4 +82,50 @@ func.func @dilated_strided(%x: tensor<1x5x1xf32>, %k: tensor<3x1x1xf32>) -> tens
 func.func @f16_accumulates_in_f32(%x: tensor<1x2x2x2x1xf16>, %k: tensor<1x1x1x1x1xf16>) -> tensor<1x2x2x2x1xf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1, 1] dilation_rate = [1, 1, 1] : tensor<1x2x2x2x1xf16>, tensor<1x1x1x1x1xf16> -> tensor<1x2x2x2x1xf16>
   return %y : tensor<1x2x2x2x1xf16>
+}
+
+// -----
+
+// A 1x1 input (a GAN generator's first layer): the phase correlation would
+// multiply a 7x7 zero-padded input by all 16 taps for 16 useful products per
+// output channel, so the op is lowered tap by tap instead: the input times
+// K[m], accumulated into the output position the tap lands on. Every tap
+// reads the same input rows (one segment per dimension), so the 16 taps are
+// one scf.for nest around a single contraction with static shapes; only the
+// kernel and output offsets move. No padding.
+// CHECK-LABEL: func.func @taps_small_input
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4x4x5xf32>)
+// CHECK:         scf.for %[[MH:.+]] = %c0 to %c4 step %c1 iter_args(%[[A:.+]] = %[[OUT]])
+// CHECK:           scf.for %[[MW:.+]] = %c0 to %c4 step %c1 iter_args(%[[B:.+]] = %[[A]])
+// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1]
+// CHECK:             %[[K:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (-d0, -d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]{{.*}} ins(%[[KS]]
+// CHECK:             %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK:             %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:             tensor.insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK-NOT:     conv.role
+func.func @taps_small_input(%x: tensor<2x1x1x3xf32>, %k: tensor<4x4x5x3xf32>) -> tensor<2x4x4x5xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<2x1x1x3xf32>, tensor<4x4x5x3xf32> -> tensor<2x4x4x5xf32>
+  return %y : tensor<2x4x4x5xf32>
+}
+
+// -----
+
+// Stride 2, same, k = 4 on a 2x2 input (crop 1): per dimension the taps
+// form three segments by the input rows they read: m = 0 (input [1, 2) ->
+// output 1), m = 1, 2 (input [0, 2) -> outputs m - 1, m + 1) and m = 3
+// (input [0, 1) -> output 2). 3 x 3 boxes: 4 single taps, 4 one-dimensional
+// scf.for loops over 2 taps and one 2 x 2 nest, 9 contractions in all.
+// CHECK-LABEL: func.func @taps_cropped_border
+// CHECK:         tensor.extract_slice %arg0[0, 1, 1, 0] [1, 1, 1, 2] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 1, 1, 0] [1, 1, 1, 3] [1, 2, 2, 1]
+// CHECK:         tensor.extract_slice %arg0[0, 1, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1]
+// CHECK:         scf.for %[[M:.+]] = %c1 to %c3 step %c1
+// CHECK:           %[[Q:.+]] = affine.apply affine_map<(d0) -> (d0 - 1)>(%[[M]])
+// CHECK:           tensor.extract_slice %{{.*}}[0, 1, %[[Q]], 0] [1, 1, 2, 3] [1, 2, 2, 1]
+// CHECK-COUNT-8: conv.role = "transpose_phase"
+// CHECK-NOT:     conv.role
+func.func @taps_cropped_border(%x: tensor<1x2x2x2xf32>, %k: tensor<4x4x3x2xf32>) -> tensor<1x4x4x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x2x2x2xf32>, tensor<4x4x3x2xf32> -> tensor<1x4x4x3xf32>
+  return %y : tensor<1x4x4x3xf32>
 }

@@ -5,6 +5,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
@@ -33,9 +35,24 @@ enum class TransposeLowering {
   ZeroInsertion,
 };
 
+/// When the phase lowering handles an op tap by tap instead (one dense
+/// contraction per kernel tap over the input rows that land in the output;
+/// docs/Lowering.md §3.3).
+enum class TransposeTaps {
+  /// When the phases would compute >1.25x the useful products (small
+  /// inputs) and the kernel has at most 64 taps.
+  Auto,
+  Always,
+  Never,
+};
+
+/// Parses "auto", "always" or "never".
+std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
+
 /// conv.transpose -> linalg.
 void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
-                                       TransposeLowering lowering);
+                                       TransposeLowering lowering,
+                                       TransposeTaps taps = TransposeTaps::Auto);
 
 } // namespace mlir::conv
 

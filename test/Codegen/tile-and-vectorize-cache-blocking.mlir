@@ -1,0 +1,64 @@
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=8192 l2-cache-bytes=65536" --mlir-print-local-scope --split-input-file | FileCheck %s
+
+// Cache blocking with explicit cache sizes (L1 8 KiB, L2 64 KiB).
+
+// dW of a 1x1 layer with 64 x 64 channels: the tap's dW (16 KiB) is larger
+// than half the L1, so (ci, co) are blocked to 12 x 64 (3 KiB of
+// accumulators: 2 register tiles of 6 rows); the block loop is outermost and
+// every reduction block of (b, oh, ow) runs inside it.
+// CHECK-LABEL: func.func @dw_channel_blocks
+// CHECK:         scf.for %[[CB:.+]] = %c0 to %c60 step %c12
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// The last 4 input channels (64 = 5 x 12 + 4) form a peeled block.
+// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x64xf32>) -> tensor<1x1x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x64xf32>, tensor<2x8x8x64xf32> -> tensor<1x1x64x64xf32>
+  return %dw : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// Transposed 3x3 stride-1 layer with 128 input channels (one phase with
+// all 9 taps): the kernel panel of one 16-column tile (9 taps x 128 ci x 16
+// co x 4 B = 72 KiB) exceeds half the L2, so the input channels are blocked
+// by 32 KiB / (9 x 64 B) = 56 (a multiple of 8) in the outermost loop, and
+// the output rows sweep every block (128 = 2 x 56 + a peeled 16).
+// CHECK-LABEL: func.func @transpose_ci_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c112 step %c56
+// CHECK:           scf.for %{{.*}} = %c0 to %c34 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c30 step %c6
+// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c56 step %c1
+// CHECK:                     arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c34 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c30 step %c6
+// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                 scf.for %{{.*}} = %c0 to %c16 step %c1
+func.func @transpose_ci_blocks(%x: tensor<1x32x32x128xf32>, %k: tensor<3x3x16x128xf32>) -> tensor<1x34x34x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<1x32x32x128xf32>, tensor<3x3x16x128xf32> -> tensor<1x34x34x16xf32>
+  return %y : tensor<1x34x34x16xf32>
+}
+
+// -----
+
+// A 1x1 input lowered tap by tap: each tap's output rows are 1 long, so
+// the register tile's 6 rows run along the batch (8 = 6 + a peeled 2) and
+// every step is a rank-1 update of a 6 x 16 tile.
+// CHECK-LABEL: func.func @transpose_batch_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           vector.transfer_read %arg0[%c0, %c0, %c0, %{{.*}}], {{.*}} : tensor<8x1x1x4xf32>, vector<6xf32>
+// CHECK:           arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           vector.transfer_read %arg0[%c6, %c0, %c0, %{{.*}}], {{.*}} : tensor<8x1x1x4xf32>, vector<2xf32>
+func.func @transpose_batch_rows(%x: tensor<8x1x1x4xf32>, %k: tensor<2x2x16x4xf32>) -> tensor<8x2x2x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<8x1x1x4xf32>, tensor<2x2x16x4xf32> -> tensor<8x2x2x16xf32>
+  return %y : tensor<8x2x2x16xf32>
+}

@@ -2,7 +2,7 @@
 //
 //   conv-bench [--quick | --smoke | --filter=ID,FAMILY,OP,PREFIX*,...]
 //              [--threads=1,2] [--reps=N] [--batch=N] [--csv=PATH]
-//              [--plot=PATH] [--list]
+//              [--plot=PATH] [--list] [--list-json]
 //
 // Runs the shape suite of shared/spec/benchmarks.md §3 (f32, channels-last)
 // through ConvGen's JIT (convgen::Jit) and through oneDNN (Debian libdnnl-dev
@@ -28,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,6 +90,12 @@ cl::opt<bool> list("list",
                    cl::desc("Print the shape table (with the Keras/PyTorch "
                             "transpose argument mapping) and exit"),
                    cl::cat(category));
+cl::opt<bool> listJson(
+    "list-json",
+    cl::desc("Print the selected shapes as JSON (geometry, TF/Keras "
+             "arguments, FLOP count; for python/benchmarks/peer_bench.py) "
+             "and exit"),
+    cl::cat(category));
 // "--threads" is parsed by hand (see main): libLLVM already registers a
 // "threads" option.
 std::vector<unsigned> threadCounts;
@@ -917,6 +924,101 @@ bool matches(const ShapeDef &d, const std::string &token) {
   return false;
 }
 
+/// --list-json: the selected shapes, one object each, with everything a
+/// peer framework needs to run the same op (channels-last layouts; dW's
+/// filter is [spatial..., Cin/groups, Cout], the transpose's kernel
+/// [spatial..., Cout, Cin]) and the FLOP count of the geometry's flops().
+void printShapesJson(const std::vector<Problem> &problems) {
+  auto ints = [](llvm::json::OStream &j, llvm::StringRef key,
+                 const Shape &v) {
+    j.attributeArray(key, [&] {
+      for (int64_t x : v)
+        j.value(x);
+    });
+  };
+  llvm::json::OStream j(llvm::outs());
+  j.object([&] {
+    j.attribute("tool", "conv-bench");
+    j.attribute("flop_convention",
+                "dW: 2*N*prod(OUT)*(C/groups)*K*prod(kernel); transpose: "
+                "2*N*prod(IN)*Cin*Cout*prod(kernel)");
+    j.attributeArray("shapes", [&] {
+      for (const Problem &p : problems) {
+        const ShapeDef &d = p.def;
+        bool isDw = p.op == Op::BackpropFilter;
+        j.object([&] {
+          j.attribute("id", d.id);
+          j.attribute("family", d.family);
+          j.attribute("op", isDw ? "dw" : "transpose");
+          j.attribute("description", p.description);
+          j.attribute("source", d.source);
+          j.attribute("quick", d.inQuick);
+          j.attribute("big", d.big);
+          j.attribute("layout", "channels_last");
+          j.attribute("dtype", "f32");
+          j.attribute("N", d.batch);
+          j.attribute("spatial_rank", int64_t(d.inSpatial.size()));
+          j.attribute("flops", p.flops);
+          if (isDw) {
+            const BackpropFilterGeometry &g = p.dwGeom;
+            j.attribute("data_format",
+                        g.numSpatialDims == 1   ? "NWC"
+                        : g.numSpatialDims == 2 ? "NHWC"
+                                                : "NDHWC");
+            ints(j, "in_spatial", g.inputSpatial);
+            ints(j, "out_spatial", g.outSpatial);
+            j.attribute("in_channels", g.inChannels);
+            j.attribute("out_channels", g.outChannels);
+            ints(j, "kernel", g.filterSpatial);
+            ints(j, "strides", g.strides);
+            ints(j, "dilations", g.dilations);
+            j.attribute("groups", g.groups);
+            j.attribute("padding", "EXPLICIT");
+            j.attributeArray("explicit_paddings", [&] {
+              for (size_t i = 0; i < g.padBefore.size(); ++i)
+                j.array([&] {
+                  j.value(g.padBefore[i]);
+                  j.value(g.padAfter[i]);
+                });
+            });
+            ints(j, "input_shape", p.dwSpec.inputShape);
+            ints(j, "filter_shape", p.dwSpec.filterShape);
+            ints(j, "out_backprop_shape", p.dwSpec.outBackpropShape);
+            return;
+          }
+          const TransposeGeometry &g = p.trGeom;
+          j.attribute("data_format", "channels_last");
+          ints(j, "in_spatial", g.inputSpatial);
+          ints(j, "out_spatial", g.outSpatial);
+          j.attribute("in_channels", g.inChannels);
+          j.attribute("out_channels", g.outChannels);
+          ints(j, "kernel", g.kernelSpatial);
+          ints(j, "strides", g.strides);
+          ints(j, "dilations", g.dilations);
+          j.attribute("groups", int64_t(1));
+          j.attribute("padding", stringify(d.kerasPadding));
+          if (d.outputPadding)
+            ints(j, "output_padding",
+                 Shape(d.inSpatial.size(), *d.outputPadding));
+          else
+            j.attribute("output_padding", nullptr);
+          ints(j, "crop_before", g.cropBefore);
+          ints(j, "full_spatial", g.fullSpatial);
+          if (d.torch)
+            j.attributeObject("torch", [&] {
+              j.attribute("padding", d.torch->first);
+              j.attribute("output_padding", d.torch->second);
+            });
+          ints(j, "input_shape", p.trSpec.inputShape);
+          ints(j, "kernel_shape", p.trSpec.kernelShape);
+          ints(j, "output_shape", g.outputShape());
+        });
+      }
+    });
+  });
+  llvm::outs() << "\n";
+}
+
 std::vector<std::string> splitCommas(const std::string &s) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -1006,6 +1108,10 @@ int main(int argc, char **argv) {
     problems.push_back(std::move(p));
   }
 
+  if (listJson) {
+    printShapesJson(problems);
+    return 0;
+  }
   if (list) {
     for (const Problem &p : problems) {
       llvm::outs() << llvm::format("%-5s %-10s %-9s %-48s %8.3f GFLOP%s\n",

@@ -293,6 +293,30 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     // Threads over batch items, or over the first output dimension.
     threadDim = ranges[0] > 1 ? 0 : 1;
+  } else if (role.getValue() == kRoleTransposeLanes) {
+    // Loops [b, o_0..o_{n-1}, co, lane, t_0..t_{n-1}, cio]: few output
+    // channels, the input-channel reduction split into vector lanes. The
+    // register tile is `rows` output positions x one output channel x the
+    // lanes (one vector per row, the kernel vector broadcast over the
+    // rows); every step is `rows` FMAs.
+    int64_t n = (numLoops - 4) / 2;
+    int64_t co = n + 1, cio = numLoops - 1;
+    channelsLast = true;
+    unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+    int64_t rows = registerTileRows
+                       ? int64_t(registerTileRows)
+                       : std::clamp<int64_t>(int64_t(regs) - 2, 1, 8);
+    int64_t rowDim = n;
+    if (ranges[n] < rows && ranges[0] > ranges[n])
+      rowDim = 0;
+    for (int64_t d = 0; d <= n; ++d)
+      outer[d] = d == rowDim ? 0 : 1;
+    inner[rowDim] = rows;
+    inner[co] = 1;
+    for (int64_t d = 0; d < n; ++d)
+      inner[n + 3 + d] = 1; // every tap
+    inner[cio] = 1;
+    threadDim = ranges[0] > 1 ? 0 : 1;
   } else {
     return failure();
   }

@@ -60,3 +60,22 @@ func.func @dw_nchw_untouched(%x: tensor<1x4x6x6xf32>, %dy: tensor<1x8x4x4xf32>) 
   %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x4x6x6xf32>, tensor<1x8x4x4xf32> -> tensor<3x3x4x8xf32>
   return %dw : tensor<3x3x4x8xf32>
 }
+
+// -----
+
+// Few output channels (transpose_lanes, the ci reduction split into 8
+// lanes): the register tile is 8 output positions x the 8 lanes, one
+// accumulator vector per position; every (tap, ci / 8) step loads 8 input
+// vectors and one kernel vector (broadcast over the positions).
+// CHECK-LABEL: func.func @transpose_lanes
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:               vector.transfer_read {{.*}} : tensor<1x38x16x8xf32>, vector<8x8xf32>
+// CHECK:               vector.transfer_read {{.*}} : tensor<4x1x16x8xf32>, vector<8xf32>
+// CHECK:               vector.broadcast {{.*}} : vector<8xf32> to vector<8x8xf32>
+// CHECK:               arith.mulf {{.*}} : vector<8x8xf32>
+func.func @transpose_lanes(%x: tensor<1x32x130xf32>, %k: tensor<4x1x130xf32>) -> tensor<1x35x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x32x130xf32>, tensor<4x1x130xf32> -> tensor<1x35x1xf32>
+  return %y : tensor<1x35x1xf32>
+}

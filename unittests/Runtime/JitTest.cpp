@@ -152,6 +152,14 @@ std::vector<TransposeSpec> transposeConfigs(ElementType t) {
       // 3-D, same, stride 2 with dilation 2 (JAX semantics), op = 0.
       transposeSpec(t, Last, {1, 3, 4, 3, 2}, {2, 3, 2, 3, 2}, {2, 2, 1},
                     {2, 1, 2}, TransposePadding::Same, Shape{0, 1, 0}),
+      // Few output channels, many terms per output: the input-channel
+      // reduction split into 8 lanes (transpose_lanes), with a ci tail.
+      // 1-D, Cout 1, Cin 150 (tail 6), 4 phases of 4 taps.
+      transposeSpec(t, Last, {1, 5, 150}, {16, 1, 150}, {4}, {1},
+                    TransposePadding::Valid),
+      // 2-D, Cout 3, Cin 64, stride 1: one phase of 16 taps.
+      transposeSpec(t, Last, {2, 12, 12, 64}, {4, 4, 3, 64}, {1, 1}, {1, 1},
+                    TransposePadding::Same),
   };
 }
 

@@ -23,6 +23,9 @@ def ConvCPUTileAndVectorizePass
       L2, blocking over b and all but the last output dimension, then a
       register tile over (last o or b, co) with every tap and a chunk of ci
       as inner reductions.
+    * `transpose_lanes` (loops [b, o..., co, lane, t..., cio]): a register
+      tile of output positions x one co x the lanes, every tap and one cio
+      per step.
 
     Register tiles come from a heuristic on the host vector width and
     register count (rows x vector columns of accumulators, leaving registers

@@ -289,10 +289,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           kShape.append({g.outChannels, g.inChannels});
           Value kTap = tensor::ExtractSliceOp::create(
               nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
-          // (count 1: `reverse` keeps the tap index out of a plain dimension
-          // expression, so linalg sizes the loop from the result.)
-          Value tap = gatherKernelTaps(nb, nl, kTap, g.layout, zeros, ones,
-                                       ones, /*reverse=*/true);
           // The output slice: offset lo*s + m*d - crop, stride s.
           SmallVector<OpFoldResult> oOffsets(rank, nb.getIndexAttr(0)),
               oSizes, oStrides(rank, nb.getIndexAttr(1));
@@ -315,8 +311,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           }
           Value init = tensor::ExtractSliceOp::create(
               nb, nl, outType.clone(oShape), acc, oOffsets, oSizes, oStrides);
-          Value sum = createTapCorrelation(nb, nl, g.layout, window, tap, init,
-                                           ones);
+          // (The taps are gathered reversed with count 1: that keeps the tap
+          // index out of a plain dimension expression, so linalg sizes the
+          // loop from the result.)
+          Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros,
+                                        ones, ones, init, ones);
           return {tensor::InsertSliceOp::create(nb, nl, sum, acc, oOffsets,
                                                 oSizes, oStrides)};
         };
@@ -465,9 +464,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                                  kernel, kOffsets, kSizes,
                                                  kStrides);
           }
-          Value subKernel = gatherKernelTaps(nb, nl, src, g.layout,
-                                             gatherOffset, gatherStep, numTaps,
-                                             /*reverse=*/true);
           // The phase accumulates straight into its strided output slice.
           SpatialSlice slice = spatialSlice(nb, outType, g.layout, outOffset,
                                             outCount, g.strides);
@@ -480,8 +476,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           Value init = tensor::ExtractSliceOp::create(
               nb, nl, outType.clone(slice.shape), acc, slice.offsets,
               slice.sizes, slice.strides);
-          Value phase = createTapCorrelation(nb, nl, g.layout, window,
-                                             subKernel, init, dil);
+          Value phase =
+              createCorrelation(nb, nl, g.layout, window, src, gatherOffset,
+                                gatherStep, numTaps, init, dil);
           return tensor::InsertSliceOp::create(nb, nl, phase, acc,
                                                slice.offsets, slice.sizes,
                                                slice.strides);

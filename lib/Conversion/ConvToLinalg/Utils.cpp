@@ -117,7 +117,7 @@ Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
 Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
                        Layout layout, ArrayRef<int64_t> offset,
                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
-                       bool reverse) {
+                       bool reverse, bool cinInnermost) {
   auto type = cast<RankedTensorType>(kernel.getType());
   int64_t n = type.getRank() - 2;
   int64_t cout = type.getDimSize(n), cin = type.getDimSize(n + 1);
@@ -140,8 +140,13 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
       dst.push_back(getAffineDimExpr(d, ctx));
       shape.push_back(count[d]);
     }
-    dst.append({c, o});
-    shape.append({cin, cout});
+    if (cinInnermost) {
+      dst.append({o, c});
+      shape.append({cout, cin});
+    } else {
+      dst.append({c, o});
+      shape.append({cin, cout});
+    }
   } else {
     dst.append({o, c});
     shape.append({cout, cin});
@@ -220,6 +225,137 @@ Value createTapCorrelation(OpBuilder &b, Location loc, Layout layout,
       ValueRange{init}, maps, iterators, buildMulAddBody);
   generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposePhase));
   return generic.getResult(0);
+}
+
+Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
+                        Value kernel, ArrayRef<int64_t> offset,
+                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
+                        Value init, ArrayRef<int64_t> dilations) {
+  // The partial sums cost a zero fill and a lane sum of 8 values per output
+  // element: worth it when each output sums enough products.
+  constexpr int64_t kLanes = 8, kMaxCout = 4, kMinCin = 16, kMinTerms = 512;
+  auto kType = cast<RankedTensorType>(kernel.getType());
+  int64_t n = static_cast<int64_t>(dilations.size());
+  int64_t cout = kType.getDimSize(n), cin = kType.getDimSize(n + 1);
+  int64_t terms = cin;
+  for (int64_t c : count)
+    terms *= c;
+  if (layout != Layout::ChannelsLast || cout > kMaxCout || cin < kMinCin ||
+      terms < kMinTerms)
+    return createTapCorrelation(
+        b, loc, layout, input,
+        gatherKernelTaps(b, loc, kernel, layout, offset, step, count, true),
+        init, dilations);
+
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto initType = cast<RankedTensorType>(init.getType());
+  Type accType = initType.getElementType();
+  int64_t main = cin / kLanes * kLanes, rank = n + 2;
+  auto channelSlice = [&](Value v, int64_t dim, int64_t begin, int64_t size) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (begin == 0 && size == type.getDimSize(dim))
+      return v;
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+        sizes, strides(type.getRank(), b.getIndexAttr(1));
+    SmallVector<int64_t> shape(type.getShape());
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      sizes.push_back(b.getIndexAttr(shape[i]));
+    offsets[dim] = b.getIndexAttr(begin);
+    sizes[dim] = b.getIndexAttr(size);
+    shape[dim] = size;
+    return Value(tensor::ExtractSliceOp::create(b, loc, type.clone(shape), v,
+                                                offsets, sizes, strides));
+  };
+  auto splitLast = [&](Value v) { // [..., C] -> [..., C / L, L]
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    int64_t c = shape.back();
+    shape.back() = c / kLanes;
+    shape.push_back(kLanes);
+    SmallVector<ReassociationIndices> reassoc;
+    for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+      reassoc.push_back({i});
+    reassoc.push_back({type.getRank() - 1, type.getRank()});
+    return Value(tensor::ExpandShapeOp::create(b, loc, type.clone(shape), v,
+                                               reassoc));
+  };
+  // x[b, sp..., cio, lane] and K[t..., co, cio, lane] (ci innermost).
+  Value x = splitLast(channelSlice(input, rank - 1, 0, main));
+  Value taps = gatherKernelTaps(b, loc, kernel, layout, offset, step, count,
+                                /*reverse=*/true, /*cinInnermost=*/true);
+  Value k = splitLast(channelSlice(taps, n + 1, 0, main));
+
+  // partial[b, co, o..., lane] = sum_{t, cio} x[b, o + t*d, cio, lane] *
+  //                                           K[t, co, cio, lane]
+  // (co before the output positions: a register tile of rows x lanes is
+  // then the two innermost dimensions, so its transfers are minor-identity
+  // and hoistable).
+  SmallVector<int64_t> partialShape{initType.getDimSize(0), cout};
+  for (int64_t d = 0; d < n; ++d)
+    partialShape.push_back(initType.getDimSize(1 + d));
+  partialShape.push_back(kLanes);
+  Value partial = createZeros(b, loc, partialShape, accType);
+  int64_t numLoops = 2 * n + 4;
+  AffineExpr bE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(n + 1, ctx),
+             laneE = getAffineDimExpr(n + 2, ctx),
+             cioE = getAffineDimExpr(2 * n + 3, ctx);
+  SmallVector<AffineExpr> xE{bE}, kE, pE{bE, coE};
+  for (int64_t d = 0; d < n; ++d) {
+    AffineExpr o = getAffineDimExpr(1 + d, ctx), t = getAffineDimExpr(n + 3 + d, ctx);
+    xE.push_back(o + t * dilations[d]);
+    kE.push_back(t);
+    pE.push_back(o);
+  }
+  xE.append({cioE, laneE});
+  kE.append({coE, cioE, laneE});
+  pE.push_back(laneE);
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::parallel);
+  for (int64_t i = n + 3; i < numLoops; ++i)
+    iterators[i] = utils::IteratorType::reduction;
+  auto lanes = linalg::GenericOp::create(
+      b, loc, TypeRange{partial.getType()}, ValueRange{x, k},
+      ValueRange{partial},
+      SmallVector<AffineMap>{AffineMap::get(numLoops, 0, xE, ctx),
+                             AffineMap::get(numLoops, 0, kE, ctx),
+                             AffineMap::get(numLoops, 0, pE, ctx)},
+      iterators, buildMulAddBody);
+  lanes->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposeLanes));
+
+  // init[b, o..., co] += sum_lane partial[b, co, o..., lane]
+  int64_t sumLoops = rank + 1;
+  SmallVector<AffineExpr> sumIn{getAffineDimExpr(0, ctx),
+                                getAffineDimExpr(n + 1, ctx)};
+  for (int64_t d = 0; d < n; ++d)
+    sumIn.push_back(getAffineDimExpr(1 + d, ctx));
+  sumIn.push_back(getAffineDimExpr(n + 2, ctx));
+  SmallVector<utils::IteratorType> sumIterators(sumLoops,
+                                                utils::IteratorType::parallel);
+  sumIterators.back() = utils::IteratorType::reduction;
+  Value out =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{initType}, ValueRange{lanes.getResult(0)},
+          ValueRange{init},
+          SmallVector<AffineMap>{
+              AffineMap::get(sumLoops, 0, sumIn, ctx),
+              AffineMap::getMultiDimIdentityMap(sumLoops, ctx)
+                  .getMajorSubMap(rank)},
+          sumIterators,
+          [](OpBuilder &nb, Location nl, ValueRange args) {
+            Value sum = arith::AddFOp::create(nb, nl, args[1], args[0]);
+            linalg::YieldOp::create(nb, nl, sum);
+          })
+          .getResult(0);
+  if (main == cin)
+    return out;
+  // The input channels past the last multiple of 8.
+  Value tailTaps = gatherKernelTaps(b, loc, kernel, layout, offset, step,
+                                    count, /*reverse=*/true);
+  return createTapCorrelation(b, loc, layout,
+                              channelSlice(input, rank - 1, main, cin - main),
+                              channelSlice(tailTaps, n, main, cin - main), out,
+                              dilations);
 }
 
 } // namespace mlir::conv::detail

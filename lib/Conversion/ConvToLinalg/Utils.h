@@ -43,7 +43,7 @@ Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
 Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
                        convgen::DataLayout layout, ArrayRef<int64_t> offset,
                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
-                       bool reverse);
+                       bool reverse, bool cinInnermost = false);
 
 /// Stride-1 N-D correlation with `dilations`, accumulated into `init`:
 ///   out[b, o..., co] += sum_{t..., ci} x[b, o + t*d..., ci] * f[t..., ci, co]
@@ -56,6 +56,19 @@ Value createTapCorrelation(OpBuilder &b, Location loc,
                            convgen::DataLayout layout, Value input,
                            Value filter, Value init,
                            ArrayRef<int64_t> dilations);
+
+/// The correlation of one phase / tap group: gathers the taps of `kernel`
+/// (as gatherKernelTaps, reversed) and accumulates into `init`. With
+/// channels last, at most 4 output channels and at least 16 input channels
+/// the input-channel reduction is split into 8 lanes (role
+/// transpose_lanes: vectors run along ci, which is contiguous in the input
+/// and in the kernel), then the lanes are summed; a ci tail that is not a
+/// multiple of 8 goes through createTapCorrelation. Otherwise this is
+/// createTapCorrelation.
+Value createCorrelation(OpBuilder &b, Location loc, convgen::DataLayout layout,
+                        Value input, Value kernel, ArrayRef<int64_t> offset,
+                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
+                        Value init, ArrayRef<int64_t> dilations);
 
 /// A multiply-accumulate body: init + ext(lhs) * ext(rhs) in the type of
 /// init.

@@ -8,8 +8,8 @@
 // CHECK-LABEL: func.func @phases_k3_s2
 // CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x8x8x5xf32>)
 // CHECK:         %[[W0:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 0, 0]
-// CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
 // CHECK:         %[[S0:.+]] = tensor.extract_slice %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
 // CHECK:         %[[P0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
 // CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[S0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:         %[[I0:.+]] = tensor.insert_slice %[[P0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
@@ -99,8 +99,8 @@ func.func @f16_accumulates_in_f32(%x: tensor<1x2x2x2x1xf16>, %k: tensor<1x1x1x1x
 // CHECK:         scf.for %[[MH:.+]] = %c0 to %c4 step %c1 iter_args(%[[A:.+]] = %[[OUT]])
 // CHECK:           scf.for %[[MW:.+]] = %c0 to %c4 step %c1 iter_args(%[[B:.+]] = %[[A]])
 // CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1]
-// CHECK:             %[[K:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (-d0, -d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]{{.*}} ins(%[[KS]]
 // CHECK:             %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK:             %[[K:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (-d0, -d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]{{.*}} ins(%[[KS]]
 // CHECK:             %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:             tensor.insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
 // CHECK-NOT:     conv.role
@@ -128,4 +128,28 @@ func.func @taps_small_input(%x: tensor<2x1x1x3xf32>, %k: tensor<4x4x5x3xf32>) ->
 func.func @taps_cropped_border(%x: tensor<1x2x2x2xf32>, %k: tensor<4x4x3x2xf32>) -> tensor<1x4x4x3xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x2x2x2xf32>, tensor<4x4x3x2xf32> -> tensor<1x4x4x3xf32>
   return %y : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// One output channel, 4 taps x 130 input channels per output: the
+// input-channel reduction is split into 8 lanes kept apart (vectors run
+// along ci, contiguous in the input and in the kernel gathered as
+// [t, co, ci]): partial[b, co, o, lane] over (t, ci / 8), then the lanes
+// are summed into the output; the last 130 - 128 = 2 channels go through
+// the plain correlation.
+// CHECK-LABEL: func.func @lanes_few_output_channels
+// CHECK:         %[[XM:.+]] = tensor.extract_slice %{{.*}}[0, 0, 0] [1, 38, 128] [1, 1, 1] : tensor<1x38x130xf32> to tensor<1x38x128xf32>
+// CHECK:         %[[X:.+]] = tensor.expand_shape %[[XM]] {{\[\[}}0], [1], [2, 3]] output_shape [1, 38, 16, 8]
+// CHECK:         %[[KT:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (-d0 + 3, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK:         %[[KM:.+]] = tensor.extract_slice %[[KT]][0, 0, 0] [4, 1, 128] [1, 1, 1]
+// CHECK:         %[[K:.+]] = tensor.expand_shape %[[KM]] {{\[\[}}0], [1], [2, 3]] output_shape [4, 1, 16, 8]
+// CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d2, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d3)>]
+// CHECK-SAME:      ins(%[[X]], %[[K]] : tensor<1x38x16x8xf32>, tensor<4x1x16x8xf32>) outs(%{{.*}} : tensor<1x1x35x8xf32>) attrs = {conv.role = "transpose_lanes"}
+// CHECK:         %[[S:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[P]] : tensor<1x1x35x8xf32>)
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 128] [1, 38, 2] [1, 1, 1]
+// CHECK:         linalg.generic {{.*}} outs(%[[S]] : tensor<1x35x1xf32>) attrs = {conv.role = "transpose_phase"}
+func.func @lanes_few_output_channels(%x: tensor<1x32x130xf32>, %k: tensor<4x1x130xf32>) -> tensor<1x35x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x32x130xf32>, tensor<4x1x130xf32> -> tensor<1x35x1xf32>
+  return %y : tensor<1x35x1xf32>
 }

@@ -23,6 +23,11 @@ constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
 /// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
 /// [b, o..., co, t..., ci], reduction over the taps t and ci.
 constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
+/// A correlation with few output channels whose input-channel reduction is
+/// split into (ci / L, L) with the L lanes kept apart (a vector of partial
+/// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the
+/// taps and cio; a plain linalg.generic then sums the lanes.
+constexpr llvm::StringLiteral kRoleTransposeLanes = "transpose_lanes";
 
 /// conv.backprop_filter -> per-tap linalg contractions.
 void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns);

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/TargetParser/Host.h"
 
@@ -201,11 +202,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     RegisterTile t = registerTile(accType, /*defaultChunk=*/8);
     if (grouped)
       outer[0] = 1;
-    // (ci, co) cache block: the block of the tap's dW that every reduction
-    // block sweeps over stays in half the L1 cache (the loops over the
-    // blocks are outermost, so the whole reduction runs per block).
+    // (ci, co) cache block: when a tap's dW does not fit a quarter of the
+    // L2 (it would stream from L3 once per reduction block), the block of it
+    // that every reduction block sweeps over is cut to half the L1 (the loops
+    // over the blocks are outermost, so the whole reduction runs per block,
+    // re-reading the input and out_backprop once per block). Smaller dW
+    // tiles stay whole: re-reading the activations would cost more.
     int64_t ciBlock = ranges[ci], coBlock = ranges[co];
-    if (ciBlock * coBlock * accBytes > l1 / 2) {
+    if (ciBlock * coBlock * accBytes > l2 / 4) {
       coBlock = std::min(ranges[co], 4 * t.cols);
       ciBlock = std::min(
           ranges[ci],
@@ -436,6 +440,18 @@ void TileAndVectorize::runOnOperation() {
     if (succeeded(vectorized))
       rewriter.replaceOp(target, vectorized->replacements);
   }
+
+  // Hoist the accumulator slices (extract_slice / insert_slice pairs of the
+  // vectorized tiles) out of the reduction loops before the patterns below
+  // fold them into the transfers: the transfer permutation-map lowering
+  // rewrites a write whose map skips unit dimensions (a [rows, 1, 1, co]
+  // accumulator tile, rows along the batch) into a broadcast and a
+  // minor-identity write that no longer matches its read, and the pair would
+  // stay in the loop. Hoisted first, the transfers inside the loops work on
+  // the loop-carried 2-D tile.
+  func.walk([&](LoopLikeOpInterface loop) {
+    (void)hoistLoopInvariantSubsets(rewriter, loop);
+  });
 
   RewritePatternSet patterns(ctx);
   vector::populateVectorReductionToContractPatterns(patterns);

@@ -2,24 +2,27 @@
 
 // Cache blocking with explicit cache sizes (L1 8 KiB, L2 64 KiB).
 
-// dW of a 1x1 layer with 64 x 64 channels: the tap's dW (16 KiB) is larger
-// than half the L1, so (ci, co) are blocked to 12 x 64 (3 KiB of
-// accumulators: 2 register tiles of 6 rows); the block loop is outermost and
-// every reduction block of (b, oh, ow) runs inside it.
+// dW of a 1x1 layer with 64 x 128 channels: the tap's dW (32 KiB) is larger
+// than a quarter of the L2, so (ci, co) are blocked to 12 x 64 (3 KiB of
+// accumulators, under half the L1: 2 x 4 register tiles of 6 x 16); the
+// block loops are outermost and every reduction block of (b, oh, ow) runs
+// inside them.
 // CHECK-LABEL: func.func @dw_channel_blocks
-// CHECK:         scf.for %[[CB:.+]] = %c0 to %c60 step %c12
+// CHECK:         scf.for %{{.*}} = %c0 to %c60 step %c12
+// CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c64
+// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:                 scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:                   scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// The last 4 input channels (64 = 5 x 12 + 4) form a peeled block.
+// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c12 step %c6
-// CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
-// The last 4 input channels (64 = 5 x 12 + 4) form a peeled block.
-// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
-// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
-func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x64xf32>) -> tensor<1x1x64x64xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x64xf32>, tensor<2x8x8x64xf32> -> tensor<1x1x64x64xf32>
-  return %dw : tensor<1x1x64x64xf32>
+// CHECK:               vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32>) -> tensor<1x1x64x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x64xf32>, tensor<2x8x8x128xf32> -> tensor<1x1x64x128xf32>
+  return %dw : tensor<1x1x64x128xf32>
 }
 
 // -----

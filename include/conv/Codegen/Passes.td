@@ -13,7 +13,7 @@ def ConvCPUTileAndVectorizePass
     `conv.role` (on tensors, before bufferization):
 
     * `dw_tap` (loops [(g,) ci, co, b, o...]): (ci, co) cache blocks when a
-      tap's dW exceeds half the L1 (block loops outermost), reduction
+      tap's dW exceeds a quarter of the L2 (block loops outermost), reduction
       blocking over b and the output dimensions (the last one blocked to
       fit the L1, several rows of the one before when whole rows fit), then
       a register tile over (ci, co) and an inner reduction chunk over the

@@ -92,6 +92,10 @@ namespace {
 /// Register-tile sizes still to apply to a cache-blocked op.
 constexpr llvm::StringLiteral kInnerSizesAttr = "conv.inner_tile_sizes";
 
+/// Marks tiles (then their register-tile loops) whose accumulator rows run
+/// along the batch: see runOnOperation.
+constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
+
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
@@ -188,6 +192,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
   SmallVector<int64_t> interchange;
+  bool batchRows = false;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
     int64_t outRank =
@@ -271,6 +276,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t rowDim = n;
     if (ranges[n] < t.rows && ranges[0] > ranges[n])
       rowDim = 0;
+    batchRows = rowDim == 0;
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = t.rows;
@@ -313,6 +319,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t rowDim = n;
     if (ranges[n] < rows && ranges[0] > ranges[n])
       rowDim = 0;
+    batchRows = rowDim == 0;
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = rows;
@@ -357,6 +364,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // peeled one alike (the peeled clone carries the sizes).
   outerTiled->tiledOps.back()->setAttr(kInnerSizesAttr,
                                        rewriter.getDenseI64ArrayAttr(inner));
+  if (batchRows)
+    outerTiled->tiledOps.back()->setAttr(kHoistEarlyAttr,
+                                         rewriter.getUnitAttr());
   peelLoops(rewriter, outerTiled->loops);
   return success();
 }
@@ -365,9 +375,14 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
   op->removeAttr(kInnerSizesAttr);
+  bool hoistEarly = op->hasAttr(kHoistEarlyAttr);
+  op->removeAttr(kHoistEarlyAttr);
   auto innerTiled = tile(rewriter, op, sizes.asArrayRef());
   if (failed(innerTiled))
     return failure();
+  if (hoistEarly)
+    for (LoopLikeOpInterface loop : innerTiled->loops)
+      loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
   innerTiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   peelLoops(rewriter, innerTiled->loops);
   return success();
@@ -441,16 +456,21 @@ void TileAndVectorize::runOnOperation() {
       rewriter.replaceOp(target, vectorized->replacements);
   }
 
-  // Hoist the accumulator slices (extract_slice / insert_slice pairs of the
-  // vectorized tiles) out of the reduction loops before the patterns below
-  // fold them into the transfers: the transfer permutation-map lowering
-  // rewrites a write whose map skips unit dimensions (a [rows, 1, 1, co]
-  // accumulator tile, rows along the batch) into a broadcast and a
-  // minor-identity write that no longer matches its read, and the pair would
-  // stay in the loop. Hoisted first, the transfers inside the loops work on
-  // the loop-carried 2-D tile.
+  // Register tiles whose rows run along the batch ([rows, 1, ..., co]
+  // accumulator tiles): hoist their accumulator slices out of the reduction
+  // loops before the patterns below fold them into the transfers. The
+  // transfer permutation-map lowering rewrites a write whose map skips unit
+  // dimensions into a broadcast and a minor-identity write that no longer
+  // matches its read, and the pair would stay in the loop; hoisted first,
+  // the transfers inside the loops work on the loop-carried 2-D tile. (Only
+  // there: elsewhere the slices must fold into the transfers, or a peeled
+  // reduction remainder reading the re-inserted tile makes bufferization
+  // copy it.)
   func.walk([&](LoopLikeOpInterface loop) {
-    (void)hoistLoopInvariantSubsets(rewriter, loop);
+    if (loop->hasAttr(kHoistEarlyAttr)) {
+      loop->removeAttr(kHoistEarlyAttr);
+      (void)hoistLoopInvariantSubsets(rewriter, loop);
+    }
   });
 
   RewritePatternSet patterns(ctx);

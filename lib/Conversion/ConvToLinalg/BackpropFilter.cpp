@@ -73,6 +73,35 @@ Value collapseDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
   return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
 }
 
+/// The input window of the taps `ivs` of the leading spatial dimensions
+/// (ivs.size() of them): along each of those dimensions the output positions
+/// o*s + k*d (a strided slice of `window` at offset k*d); the other
+/// dimensions whole.
+Value tapWindow(OpBuilder &b, Location loc,
+                const convgen::BackpropFilterGeometry &g, Value window,
+                ArrayRef<Value> ivs) {
+  auto windowType = cast<RankedTensorType>(window.getType());
+  int64_t rank = windowType.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+  SmallVector<int64_t> sliceShape(windowType.getShape());
+  for (int64_t i = 0; i < rank; ++i)
+    sizes.push_back(b.getIndexAttr(windowType.getDimSize(i)));
+  for (int64_t d = 0, e = static_cast<int64_t>(ivs.size()); d < e; ++d) {
+    int64_t dim = spatialDim(g.layout, d);
+    Value off = ivs[d];
+    if (g.dilations[d] != 1)
+      off = arith::MulIOp::create(
+          b, loc, off, arith::ConstantIndexOp::create(b, loc, g.dilations[d]));
+    offsets[dim] = off;
+    sizes[dim] = b.getIndexAttr(g.outSpatial[d]);
+    strides[dim] = b.getIndexAttr(g.strides[d]);
+    sliceShape[dim] = g.outSpatial[d];
+  }
+  return tensor::ExtractSliceOp::create(b, loc, windowType.clone(sliceShape),
+                                        window, offsets, sizes, strides);
+}
+
 /// The number of trailing kernel dimensions fused with the input channels
 /// (0: none): the fewest that give at least 16 rows, or all of them.
 int64_t numFusedTaps(const convgen::BackpropFilterGeometry &g) {
@@ -139,34 +168,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dw},
                                      std::nullopt);
       rewriter.setInsertionPointToStart(forall.getBody());
-      ivs.assign(forall.getInductionVars().begin(),
-                 forall.getInductionVars().end());
+      ivs = llvm::to_vector(forall.getInductionVars());
       iter = forall.getRegionIterArgs()[0];
     }
 
     // The window restricted to this leading tap (strided over its output
     // dimensions), whole along the fused ones.
     int64_t rank = n + 2;
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-    SmallVector<int64_t> sliceShape(windowType.getShape());
-    for (int64_t i = 0; i < rank; ++i)
-      sizes.push_back(rewriter.getIndexAttr(windowType.getDimSize(i)));
-    for (int64_t d = 0; d < lead; ++d) {
-      int64_t dim = spatialDim(g.layout, d);
-      Value off = ivs[d];
-      if (g.dilations[d] != 1)
-        off = arith::MulIOp::create(
-            rewriter, loc, off,
-            arith::ConstantIndexOp::create(rewriter, loc, g.dilations[d]));
-      offsets[dim] = off;
-      sizes[dim] = rewriter.getIndexAttr(g.outSpatial[d]);
-      strides[dim] = rewriter.getIndexAttr(g.strides[d]);
-      sliceShape[dim] = g.outSpatial[d];
-    }
-    Value x = tensor::ExtractSliceOp::create(
-        rewriter, loc, windowType.clone(sliceShape), window, offsets, sizes,
-        strides);
+    Value x = tapWindow(rewriter, loc, g, window, ivs);
 
     // Pack: P'[b, o_0..o_{n-1}, kf_0..kf_{f-1}, ci] (a copy; the strided
     // access o*s + kf*d is not a projected permutation, so this stays a
@@ -316,28 +325,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value iter = forall.getRegionIterArgs()[0];
 
     // Strided slice of the window for this tap.
-    auto windowType = cast<RankedTensorType>(window.getType());
     int64_t rank = n + 2;
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-    SmallVector<int64_t> sliceShape(windowType.getShape());
-    for (int64_t i = 0; i < rank; ++i)
-      sizes.push_back(rewriter.getIndexAttr(windowType.getDimSize(i)));
-    for (int64_t d = 0; d < n; ++d) {
-      int64_t dim = spatialDim(g.layout, d);
-      Value off = ivs[d];
-      if (g.dilations[d] != 1)
-        off = arith::MulIOp::create(
-            rewriter, loc, off,
-            arith::ConstantIndexOp::create(rewriter, loc, g.dilations[d]));
-      offsets[dim] = off;
-      sizes[dim] = rewriter.getIndexAttr(g.outSpatial[d]);
-      strides[dim] = rewriter.getIndexAttr(g.strides[d]);
-      sliceShape[dim] = g.outSpatial[d];
-    }
-    Value x = tensor::ExtractSliceOp::create(
-        rewriter, loc, windowType.clone(sliceShape), window, offsets, sizes,
-        strides);
+    Value x = tapWindow(rewriter, loc, g, window, ivs);
 
     // This tap's [Cf, Cout] slice of dW.
     SmallVector<OpFoldResult> wOffsets, wSizes, wStrides(rank, rewriter.getIndexAttr(1));

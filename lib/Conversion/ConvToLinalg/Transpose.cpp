@@ -106,6 +106,45 @@ TapRange1D computeTapRange(int64_t m, int64_t in, int64_t s, int64_t d,
   return r;
 }
 
+/// Runs `body(index, acc)` for every point of the static box
+/// prod_d [begin_d, end_d), carrying `init`: an scf.for nest over the
+/// dimensions with more than one point (their index is the loop variable),
+/// the other dimensions get their single index as a constant. Returns the
+/// final value of the carried tensor.
+Value forEachInBox(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+    Value init,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<OpFoldResult>, Value)>
+        body) {
+  int64_t n = static_cast<int64_t>(begin.size());
+  SmallVector<Value> lbs, ubs, steps;
+  SmallVector<int64_t> loopDims;
+  for (int64_t d = 0; d < n; ++d)
+    if (end[d] - begin[d] > 1) {
+      loopDims.push_back(d);
+      lbs.push_back(arith::ConstantIndexOp::create(b, loc, begin[d]));
+      ubs.push_back(arith::ConstantIndexOp::create(b, loc, end[d]));
+      steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    }
+  auto point = [&](OpBuilder &nb, ValueRange ivs) {
+    SmallVector<OpFoldResult> index;
+    for (int64_t d = 0; d < n; ++d)
+      index.push_back(nb.getIndexAttr(begin[d]));
+    for (auto [i, d] : llvm::enumerate(loopDims))
+      index[d] = ivs[i];
+    return index;
+  };
+  if (loopDims.empty())
+    return body(b, loc, point(b, {}), init);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{init},
+      [&](OpBuilder &nb, Location nl, ValueRange ivs,
+          ValueRange iters) -> scf::ValueVector {
+        return {body(nb, nl, point(nb, ivs), iters[0])};
+      });
+  return nest.results[0];
+}
+
 /// The spatial slice of `dest` at `offsets` with `sizes` and `strides`
 /// (batch and channels whole), as tensor.extract_slice offsets/sizes/strides.
 struct SpatialSlice {
@@ -256,29 +295,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         Value window = tensor::ExtractSliceOp::create(
             b, loc, inType.clone(view.shape), input, view.offsets, view.sizes,
             view.strides);
-        SmallVector<Value> lbs, ubs, steps;
-        SmallVector<int64_t> loopDims;
-        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        SmallVector<int64_t> mBegin, mEnd;
         for (int64_t d = 0; d < n; ++d) {
-          const Segment &seg = segments[d][idx[d]];
-          if (seg.mEnd - seg.mBegin > 1) {
-            loopDims.push_back(d);
-            lbs.push_back(arith::ConstantIndexOp::create(b, loc, seg.mBegin));
-            ubs.push_back(arith::ConstantIndexOp::create(b, loc, seg.mEnd));
-            steps.push_back(one);
-          }
+          mBegin.push_back(segments[d][idx[d]].mBegin);
+          mEnd.push_back(segments[d][idx[d]].mEnd);
         }
-        auto body = [&](OpBuilder &nb, Location nl, ValueRange ivs,
-                        ValueRange iters) -> scf::ValueVector {
-          Value acc = iters[0];
-          // m per dimension (a loop variable or the segment's one tap).
-          SmallVector<OpFoldResult> m;
-          for (int64_t d = 0, l = 0; d < n; ++d) {
-            if (l < static_cast<int64_t>(loopDims.size()) && loopDims[l] == d)
-              m.push_back(ivs[l++]);
-            else
-              m.push_back(nb.getIndexAttr(segments[d][idx[d]].mBegin));
-          }
+        // `m` per dimension: a loop variable or the segment's one tap.
+        auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
+                        Value acc) -> Value {
           // K[m] as [1.., Cout, Cin], then in the contraction's layout.
           SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
               kStrides(rank, nb.getIndexAttr(1));
@@ -316,16 +340,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           // loop from the result.)
           Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros,
                                         ones, ones, init, ones);
-          return {tensor::InsertSliceOp::create(nb, nl, sum, acc, oOffsets,
-                                                oSizes, oStrides)};
+          return tensor::InsertSliceOp::create(nb, nl, sum, acc, oOffsets,
+                                               oSizes, oStrides);
         };
-        if (loopDims.empty()) {
-          out = body(b, loc, {}, {out})[0];
-        } else {
-          scf::LoopNest nest =
-              scf::buildLoopNest(b, loc, lbs, ubs, steps, ValueRange{out}, body);
-          out = nest.results[0];
-        }
+        out = forEachInBox(b, loc, mBegin, mEnd, out, body);
       }
       int64_t d = n - 1;
       while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
@@ -438,8 +456,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             view.sizes, view.strides);
         // One phase; `delta[d]` (a loop variable or 0) is its distance from
         // the segment's first phase.
-        auto body = [&](OpBuilder &nb, Location nl, ArrayRef<Value> delta,
-                        Value acc) -> Value {
+        SmallVector<int64_t> zeroBegin(n, 0), deltaEnd;
+        for (int64_t d = 0; d < n; ++d)
+          deltaEnd.push_back(segments[d][idx[d]].rEnd -
+                             segments[d][idx[d]].rBegin);
+        auto body = [&](OpBuilder &nb, Location nl,
+                        ArrayRef<OpFoldResult> delta, Value acc) -> Value {
           Value src = kernel;
           SmallVector<int64_t> gatherOffset(tapOffset), gatherStep(tapStep);
           if (!loopDims.empty()) {
@@ -453,7 +475,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             for (int64_t d : loopDims) {
               AffineExpr e = nb.getAffineDimExpr(0) + tapOffset[d];
               kOffsets[d] = affine::makeComposedFoldedAffineApply(
-                  nb, nl, e, {OpFoldResult(delta[d])});
+                  nb, nl, e, {delta[d]});
               kShape[d] = numTaps[d];
               kSizes[d] = nb.getIndexAttr(numTaps[d]);
               kStrides[d] = nb.getIndexAttr(tapStep[d]);
@@ -471,7 +493,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             AffineExpr e = nb.getAffineDimExpr(0) + outOffset[d];
             slice.offsets[spatialDim(g.layout, d)] =
                 affine::makeComposedFoldedAffineApply(
-                    nb, nl, e, {OpFoldResult(delta[d])});
+                    nb, nl, e, {delta[d]});
           }
           Value init = tensor::ExtractSliceOp::create(
               nb, nl, outType.clone(slice.shape), acc, slice.offsets,
@@ -483,30 +505,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                                slice.offsets, slice.sizes,
                                                slice.strides);
         };
-        if (loopDims.empty()) {
-          out = body(b, loc, {}, out);
-        } else {
-          SmallVector<Value> lbs, ubs, steps;
-          Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-          Value one = arith::ConstantIndexOp::create(b, loc, 1);
-          for (int64_t d : loopDims) {
-            const Segment &seg = segments[d][idx[d]];
-            lbs.push_back(zero);
-            ubs.push_back(
-                arith::ConstantIndexOp::create(b, loc, seg.rEnd - seg.rBegin));
-            steps.push_back(one);
-          }
-          scf::LoopNest nest = scf::buildLoopNest(
-              b, loc, lbs, ubs, steps, ValueRange{out},
-              [&](OpBuilder &nb, Location nl, ValueRange ivs,
-                  ValueRange iters) -> scf::ValueVector {
-                SmallVector<Value> delta(n, Value());
-                for (auto [i, d] : llvm::enumerate(loopDims))
-                  delta[d] = ivs[i];
-                return {body(nb, nl, delta, iters[0])};
-              });
-          out = nest.results[0];
-        }
+        out = forEachInBox(b, loc, zeroBegin, deltaEnd, out, body);
       }
       int64_t d = n - 1;
       while (d >= 0 &&

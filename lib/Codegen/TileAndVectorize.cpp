@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -83,6 +84,8 @@ HostVectorInfo HostVectorInfo::detect() {
       info.l1Bytes = bytes;
     else if (level == 2 && type != "Instruction")
       info.l2Bytes = bytes;
+    else if (level == 3 && type != "Instruction")
+      info.l3Bytes = bytes;
   }
   return info;
 }
@@ -192,7 +195,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
   SmallVector<int64_t> interchange;
-  bool batchRows = false;
+  bool hoistEarly = false;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
     int64_t outRank =
@@ -230,7 +233,18 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Block the last output dimension so that a block of input and
     // out_backprop rows stays in L1 while every (ci, co) tile of the tap
     // walks over it.
+    // Groups: the group loop is the innermost block loop (below the
+    // reduction blocks), so that every group's few channels share the
+    // cache lines of one block of input and out_backprop rows; with the
+    // groups outermost each pass over the reduction would use only
+    // 1/groups of every cache line it loads.
     int64_t rowBytes = (ciBlock + coBlock) * elemBytes;
+    if (grouped) {
+      rowBytes *= ranges[0];
+      for (int64_t d = 1; d < numLoops; ++d)
+        interchange.push_back(d);
+      interchange.push_back(0);
+    }
     int64_t block = std::max<int64_t>(
         t.reductionChunk,
         (l1 / 2 / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
@@ -258,6 +272,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[ci] = t.rows;
     inner[co] = t.cols;
     inner[last] = t.reductionChunk;
+    // A group's accumulator tile [ci, 1, co] has a unit dimension between
+    // its rows and columns: hoist it before the transfer patterns (as for
+    // batch-row tiles).
+    if (grouped)
+      hoistEarly = true;
     // A single tap (1x1 filters): split the output channels over threads;
     // every thread owns whole dW columns, so the result is deterministic.
     threadDim = co;
@@ -276,7 +295,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t rowDim = n;
     if (ranges[n] < t.rows && ranges[0] > ranges[n])
       rowDim = 0;
-    batchRows = rowDim == 0;
+    hoistEarly = rowDim == 0;
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = t.rows;
@@ -319,7 +338,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t rowDim = n;
     if (ranges[n] < rows && ranges[0] > ranges[n])
       rowDim = 0;
-    batchRows = rowDim == 0;
+    hoistEarly = rowDim == 0;
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = rows;
@@ -364,7 +383,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // peeled one alike (the peeled clone carries the sizes).
   outerTiled->tiledOps.back()->setAttr(kInnerSizesAttr,
                                        rewriter.getDenseI64ArrayAttr(inner));
-  if (batchRows)
+  if (hoistEarly)
     outerTiled->tiledOps.back()->setAttr(kHoistEarlyAttr,
                                          rewriter.getUnitAttr());
   peelLoops(rewriter, outerTiled->loops);
@@ -419,6 +438,10 @@ void TileAndVectorize::runOnOperation() {
   {
     RewritePatternSet patterns(ctx);
     canonicalize(patterns);
+    // Tile sizes `min(range - iv, step)` inside a loop whose step divides
+    // its range (e.g. the 8-chunks of a 24-long peeled reduction block) are
+    // the step: fold them so that those tiles are static and vectorize.
+    scf::populateSCFForLoopCanonicalizationPatterns(patterns);
     (void)applyPatternsGreedily(func, std::move(patterns));
   }
 

@@ -65,6 +65,7 @@ std::string CompileOptions::str() const {
          " reduction-chunk=" + std::to_string(reductionChunk) +
          " l1-cache-bytes=" + std::to_string(l1CacheBytes) +
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
+         " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " num-threads=" + std::to_string(numThreads);
 }
 
@@ -519,6 +520,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.reductionChunk = options.reductionChunk;
   pipelineOptions.l1CacheBytes = options.l1CacheBytes;
   pipelineOptions.l2CacheBytes = options.l2CacheBytes;
+  pipelineOptions.l3CacheBytes = options.l3CacheBytes;
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
 #else

@@ -65,3 +65,41 @@ func.func @transpose_batch_rows(%x: tensor<8x1x1x4xf32>, %k: tensor<2x2x16x4xf32
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<8x1x1x4xf32>, tensor<2x2x16x4xf32> -> tensor<8x2x2x16xf32>
   return %y : tensor<8x2x2x16xf32>
 }
+
+// -----
+
+// Rows of 56 positions with 16 + 16 channels: 128 B per position, so the
+// reduction block is 32 positions (half the 8 KiB L1; no block in [16, 32]
+// divides 56), and the peeled block has 24. Its chunk loop (step 8) divides
+// that range: the `min(24 - iv, 8)` tile size folds to 8, so every tile is
+// static and vectorized -- no linalg.generic is left.
+// CHECK-LABEL: func.func @dw_peeled_row_block
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @dw_peeled_row_block(%x: tensor<1x2x56x16xf32>, %dy: tensor<1x2x56x16xf32>) -> tensor<1x1x16x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x2x56x16xf32>, tensor<1x2x56x16xf32> -> tensor<1x1x16x16xf32>
+  return %dw : tensor<1x1x16x16xf32>
+}
+
+// -----
+
+// Grouped dW (16 groups of 4 input and 4 output channels): the group loop is
+// the innermost block loop, inside the batch and row loops, so all groups
+// share the cache lines of one block of rows (16 x (4 + 4) x 4 B = 512 B per
+// position: blocks of 8 positions).
+// CHECK-LABEL: func.func @dw_grouped_groups_inside
+// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c56 step %c8
+// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:                 vector.contract {{.*}} : vector<8x4xf32>, vector<8x4xf32> into vector<4x4xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @dw_grouped_groups_inside(%x: tensor<2x2x56x64xf32>, %dy: tensor<2x2x56x64xf32>) -> tensor<1x1x4x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x2x56x64xf32>, tensor<2x2x56x64xf32> -> tensor<1x1x4x64xf32>
+  return %dw : tensor<1x1x4x64xf32>
+}

@@ -92,6 +92,11 @@ cl::opt<int64_t> l2CacheBytes(
     "l2-cache-bytes",
     cl::desc("L2 cache size for the cache blocking (0: the host's)"),
     cl::init(0), cl::cat(category));
+cl::opt<int64_t> l3CacheBytes(
+    "l3-cache-bytes",
+    cl::desc("Last-level cache size for the filter gradient's reduction "
+             "blocks (0: the host's)"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> transposePerTap(
     "transpose-per-tap",
     cl::desc("Lower conv.transpose one kernel tap at a time: auto (small "
@@ -185,6 +190,7 @@ int main(int argc, char **argv) {
   options.reductionChunk = reductionChunk;
   options.l1CacheBytes = l1CacheBytes;
   options.l2CacheBytes = l2CacheBytes;
+  options.l3CacheBytes = l3CacheBytes;
   options.numThreads = numThreads;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);

@@ -195,56 +195,99 @@ BackpropFilterSpec randomBackpropFilter(std::mt19937 &rng) {
   }
 }
 
+/// A filter-gradient configuration with its (seeded) data.
+struct BackpropFilterCase {
+  BackpropFilterSpec spec;
+  std::vector<uint8_t> x, dy;
+};
+
+BackpropFilterCase makeCase(BackpropFilterSpec spec, std::mt19937 &rng) {
+  BackpropFilterCase c{std::move(spec), {}, {}};
+  c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
+  c.dy = randomBuffer(c.spec.elementType,
+                      numElements(c.spec.outBackpropShape), rng);
+  return c;
+}
+
+/// Compiles case `i` with `options`, runs it and compares with the
+/// reference; an empty string when it matches.
+std::string checkBackpropFilter(Jit &jit, unsigned i,
+                                const BackpropFilterCase &c,
+                                const CompileOptions &options,
+                                const std::string &label) {
+  const BackpropFilterSpec &s = c.spec;
+  std::string where =
+      "config #" + std::to_string(i) + " (" + label + "): " + describe(s);
+  auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape, s.filterShape,
+                                         s.outBackpropShape);
+  if (!g)
+    return where + ": invalid geometry: " + g.error();
+  auto kernel = jit.compile(s, options);
+  if (!kernel)
+    return where + ": compile failed: " + llvm::toString(kernel.takeError());
+  size_t outN = numElements(s.filterShape);
+  std::vector<uint8_t> got(outN * byteWidth(s.elementType), 0xff),
+      want(got.size());
+  std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
+                              const_cast<uint8_t *>(c.dy.data()), got.data()};
+  if (auto err = (*kernel)->run(buffers))
+    return where + ": run failed: " + llvm::toString(std::move(err));
+  referenceBackpropFilter(*g, s.elementType, c.x.data(), c.dy.data(),
+                          want.data());
+  std::string mismatch = compare(s.elementType, got.data(), want.data(), outN);
+  return mismatch.empty() ? "" : where + ": " + mismatch;
+}
+
 TEST(Differential, BackpropFilter) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129));
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
   // Draw every configuration and its data up front (seeded, reproducible),
   // then compile and check them in parallel.
-  struct Case {
-    BackpropFilterSpec spec;
-    std::vector<uint8_t> x, dy;
-  };
-  std::vector<Case> cases;
-  for (unsigned i = 0; i < count; ++i) {
-    Case c{randomBackpropFilter(rng), {}, {}};
-    c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
-    c.dy = randomBuffer(c.spec.elementType,
-                        numElements(c.spec.outBackpropShape), rng);
-    cases.push_back(std::move(c));
-  }
+  std::vector<BackpropFilterCase> cases;
+  for (unsigned i = 0; i < count; ++i)
+    cases.push_back(makeCase(randomBackpropFilter(rng), rng));
   Jit jit;
   CompileOptions plain;
   plain.optimize = false;
   // Every case runs through the optimized (tiled, vectorized) pipeline and
   // the plain-loop one.
   auto failures = runParallel(2 * count, [&](unsigned job) -> std::string {
-    unsigned i = job / 2;
     bool optimized = job % 2 == 0;
-    const Case &c = cases[i];
-    const BackpropFilterSpec &s = c.spec;
-    std::string where = "config #" + std::to_string(i) + " (" +
-                        (optimized ? "optimized" : "plain loops") +
-                        "): " + describe(s);
-    auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape,
-                                           s.filterShape, s.outBackpropShape);
-    if (!g)
-      return where + ": invalid geometry: " + g.error();
-    auto kernel = jit.compile(s, optimized ? CompileOptions{} : plain);
-    if (!kernel)
-      return where + ": compile failed: " + llvm::toString(kernel.takeError());
-    size_t outN = numElements(s.filterShape);
-    std::vector<uint8_t> got(outN * byteWidth(s.elementType), 0xff),
-        want(got.size());
-    std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
-                                const_cast<uint8_t *>(c.dy.data()),
-                                got.data()};
-    if (auto err = (*kernel)->run(buffers))
-      return where + ": run failed: " + llvm::toString(std::move(err));
-    referenceBackpropFilter(*g, s.elementType, c.x.data(), c.dy.data(),
-                            want.data());
-    std::string mismatch =
-        compare(s.elementType, got.data(), want.data(), outN);
-    return mismatch.empty() ? "" : where + ": " + mismatch;
+    return checkBackpropFilter(jit, job / 2, cases[job / 2],
+                               optimized ? CompileOptions{} : plain,
+                               optimized ? "optimized" : "plain loops");
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
+/// The reduction blocks of the optimized lowering (docs/Lowering.md §2.2):
+/// a last-level cache sized so that the input window and out_backprop split
+/// into blocks of 1/8 to 6/8 of their bytes — blocks of batch items (up to
+/// 7), of rows of one item, whole blocks with and without a remainder.
+TEST(Differential, BackpropFilterReductionBlocks) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 3);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 4;
+  std::vector<BackpropFilterCase> cases;
+  std::vector<CompileOptions> options;
+  for (unsigned i = 0; i < count; ++i) {
+    BackpropFilterSpec s = randomBackpropFilter(rng);
+    if (s.inputShape[0] != 0)
+      s.inputShape[0] = s.outBackpropShape[0] = uniform(rng, 1, 7);
+    int64_t bytes =
+        int64_t(numElements(s.inputShape) + numElements(s.outBackpropShape)) *
+        int64_t(byteWidth(s.elementType));
+    CompileOptions o;
+    // The pipeline's block budget is a quarter of the cache.
+    o.l3CacheBytes = 4 * std::max<int64_t>(1, bytes * uniform(rng, 1, 6) / 8);
+    options.push_back(o);
+    cases.push_back(makeCase(std::move(s), rng));
+  }
+  Jit jit;
+  auto failures = runParallel(count, [&](unsigned i) -> std::string {
+    return checkBackpropFilter(
+        jit, i, cases[i], options[i],
+        "l3-cache-bytes=" + std::to_string(options[i].l3CacheBytes));
   });
   for (const std::string &f : failures)
     ADD_FAILURE() << f;

@@ -543,7 +543,7 @@ TEST(JitTest, BuildModuleText) {
   EXPECT_EQ(CompileOptions().str(),
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
-            "l1-cache-bytes=0 l2-cache-bytes=0 num-threads=0");
+            "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 num-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

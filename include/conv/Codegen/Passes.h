@@ -20,12 +20,14 @@ namespace mlir::conv {
 #include "conv/Codegen/Passes.h.inc"
 
 /// SIMD and cache facts of the host CPU (vector width, register count,
-/// per-core L1 data and L2 cache sizes from sysfs).
+/// per-core L1 data and L2 cache sizes and the last-level cache size from
+/// sysfs).
 struct HostVectorInfo {
   unsigned vectorBits = 128;
   unsigned numRegisters = 16;
   int64_t l1Bytes = 32 * 1024;
   int64_t l2Bytes = 512 * 1024;
+  int64_t l3Bytes = 8 * 1024 * 1024;
   static HostVectorInfo detect();
 };
 

@@ -22,6 +22,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       over the zero-inserted input (a second oracle for tests). Small inputs
       (where the phases would mostly multiply padding) are lowered one
       kernel tap at a time instead (`transpose-per-tap`).
+    * With `dw-reduction-block-bytes`, a filter gradient whose input window
+      and out_backprop exceed that size runs all its taps over one block of
+      batch items (or of rows of the first spatial dimension) at a time, so
+      that the taps re-read the block from the cache.
     * f16/bf16 accumulate in f32 and are rounded once.
   }];
   let options = [
@@ -33,6 +37,11 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            /*default=*/"\"auto\"",
            "Lower conv.transpose one kernel tap at a time: auto (when the "
            "phases would mostly multiply padding), always, never">,
+    Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",
+           /*default=*/"0",
+           "Filter gradients whose input window and out_backprop exceed this "
+           "many bytes run all their taps over one block of batch items "
+           "(or of rows) of this size at a time (0: no blocks)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

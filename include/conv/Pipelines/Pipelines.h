@@ -62,6 +62,13 @@ struct ConvCPUPipelineOptions
       llvm::cl::desc("L2 cache size the cache blocking assumes (0: the "
                      "host's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> l3CacheBytes{
+      *this, "l3-cache-bytes",
+      llvm::cl::desc("Last-level cache size: with optimize, a filter "
+                     "gradient whose input window and out_backprop exceed a "
+                     "quarter of it runs its taps over reduction blocks of "
+                     "that size (0: the host's)"),
+      llvm::cl::init(0)};
 };
 
 /// Tiling and vectorization of the linalg form (on tensors), when

@@ -69,6 +69,9 @@ struct CompileOptions {
   /// Cache sizes the cache blocking assumes (bytes; 0: the host's).
   int64_t l1CacheBytes = 0;
   int64_t l2CacheBytes = 0;
+  /// Last-level cache the filter gradient's reduction blocks are sized for
+  /// (a quarter of it per block; 0: the host's).
+  int64_t l3CacheBytes = 0;
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };

@@ -139,7 +139,12 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
 }
 
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
-  using OpRewritePattern::OpRewritePattern;
+  BackpropFilterToLinalg(MLIRContext *ctx, int64_t reductionBlockBytes)
+      : OpRewritePattern(ctx), reductionBlockBytes(reductionBlockBytes) {}
+
+  /// Largest input window + out_backprop block (bytes) one pass of the taps
+  /// works on; 0: no reduction blocks.
+  int64_t reductionBlockBytes;
 
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
@@ -305,11 +310,172 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value window = extractZeroPaddedWindow(rewriter, loc, op.getInput(),
                                            g.layout, start, size);
     Value dy = op.getOutBackprop();
-    if (int64_t fused = numFusedTaps(g)) {
-      Value result = lowerFused(rewriter, loc, g, window, dy, dw, fused);
-      rewriter.replaceOp(op, castElements(rewriter, loc, result, elementType));
-      return success();
+    Value result = lowerInBlocks(rewriter, loc, g, window, dy, dw);
+    rewriter.replaceOp(op, castElements(rewriter, loc, result, elementType));
+    return success();
+  }
+
+  /// All taps over one block of the reduction: the tiny-Cin fused lowering
+  /// or one contraction per tap.
+  Value lowerBlock(PatternRewriter &rewriter, Location loc,
+                   const convgen::BackpropFilterGeometry &g, Value window,
+                   Value dy, Value dw) const {
+    if (int64_t fused = numFusedTaps(g))
+      return lowerFused(rewriter, loc, g, window, dy, dw, fused);
+    return lowerTaps(rewriter, loc, g, window, dy, dw);
+  }
+
+  /// The reduction (batch x output positions) in blocks whose input window
+  /// and out_backprop fit `reductionBlockBytes`, each block running all the
+  /// taps, so that the taps re-read a block from the cache rather than
+  /// streaming both tensors from memory once per tap: blocks of batch items,
+  /// or, when one item is too large, of rows along the first spatial
+  /// dimension (one item at a time). Each block accumulates into dW; the
+  /// order is fixed, so results do not depend on the thread count.
+  Value lowerInBlocks(PatternRewriter &rewriter, Location loc,
+                      const convgen::BackpropFilterGeometry &g, Value window,
+                      Value dy, Value dw) const {
+    auto windowType = cast<RankedTensorType>(window.getType());
+    auto dyType = cast<RankedTensorType>(dy.getType());
+    int64_t elemBytes =
+        std::max<int64_t>(1, windowType.getElementTypeBitWidth() / 8);
+    int64_t n = g.numSpatialDims;
+    int64_t itemBytes =
+        (windowType.getNumElements() + dyType.getNumElements()) / g.batch *
+        elemBytes;
+    int64_t budget = reductionBlockBytes;
+    if (budget <= 0 || g.batch * itemBytes <= budget)
+      return lowerBlock(rewriter, loc, g, window, dy, dw);
+    if (itemBytes <= budget || n == 0) {
+      int64_t bb = std::clamp<int64_t>(budget / itemBytes, 1, g.batch);
+      for (int64_t c = bb; 2 * c >= bb; --c)
+        if (g.batch % c == 0) {
+          bb = c;
+          break;
+        }
+      return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, bb,
+                       [&](const convgen::BackpropFilterGeometry &gb, Value w,
+                           Value d, Value acc) {
+                         return lowerBlock(rewriter, loc, gb, w, d, acc);
+                       });
     }
+    // One batch item at a time, in blocks of output rows along the first
+    // spatial dimension (each needs (rows - 1) * s + k_eff window rows).
+    int64_t sdim = spatialDim(g.layout, 0);
+    int64_t winRowBytes =
+        windowType.getNumElements() / g.batch / windowType.getDimSize(sdim) *
+        elemBytes;
+    int64_t dyRowBytes =
+        dyType.getNumElements() / g.batch / dyType.getDimSize(sdim) * elemBytes;
+    int64_t rows = std::clamp<int64_t>(
+        budget / std::max<int64_t>(1, g.strides[0] * winRowBytes + dyRowBytes),
+        1, g.outSpatial[0]);
+    for (int64_t c = rows; 2 * c >= rows; --c)
+      if (g.outSpatial[0] % c == 0) {
+        rows = c;
+        break;
+      }
+    auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
+                     Value d, Value acc) {
+      return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true, rows,
+                       [&](const convgen::BackpropFilterGeometry &gr, Value wr,
+                           Value dr, Value accr) {
+                         return lowerBlock(rewriter, loc, gr, wr, dr, accr);
+                       });
+    };
+    if (g.batch == 1)
+      return inner(g, window, dy, dw);
+    return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, 1,
+                     inner);
+  }
+
+  using BlockBody = llvm::function_ref<Value(
+      const convgen::BackpropFilterGeometry &, Value, Value, Value)>;
+
+  /// Runs `body` over blocks of `block` batch items (or, `spatial`, output
+  /// rows of the first spatial dimension): an scf.for over the whole blocks
+  /// (dW as its iter_arg) and one call for the remainder, so that every
+  /// block has a static shape.
+  Value blockLoop(PatternRewriter &rewriter, Location loc,
+                  const convgen::BackpropFilterGeometry &g, Value window,
+                  Value dy, Value dw, bool spatial, int64_t block,
+                  BlockBody body) const {
+    int64_t extent = spatial ? g.outSpatial[0] : g.batch;
+    int64_t wdim = spatial ? spatialDim(g.layout, 0) : 0;
+    int64_t effK = convgen::effectiveKernelSize(g.filterSpatial[0],
+                                                g.dilations[0]);
+    // The window / out_backprop slices of the block at `pos` of `size`.
+    auto slices = [&](OpFoldResult pos, int64_t size,
+                      convgen::BackpropFilterGeometry &gb) {
+      gb = g;
+      OpFoldResult winPos = pos;
+      int64_t winSize = size;
+      if (spatial) {
+        gb.outSpatial[0] = size;
+        winSize = (size - 1) * g.strides[0] + effK;
+        if (g.strides[0] != 1) {
+          if (auto v = dyn_cast<Value>(pos))
+            winPos = arith::MulIOp::create(
+                         rewriter, loc, v,
+                         arith::ConstantIndexOp::create(rewriter, loc,
+                                                        g.strides[0]))
+                         .getResult();
+          else
+            winPos = rewriter.getIndexAttr(
+                *getConstantIntValue(pos) * g.strides[0]);
+        }
+      } else {
+        gb.batch = size;
+      }
+      auto slice = [&](Value v, OpFoldResult offset, int64_t len) -> Value {
+        auto type = cast<RankedTensorType>(v.getType());
+        int64_t rank = type.getRank();
+        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+        SmallVector<int64_t> shape(type.getShape());
+        shape[wdim] = len;
+        for (int64_t d : shape)
+          sizes.push_back(rewriter.getIndexAttr(d));
+        offsets[wdim] = offset;
+        return tensor::ExtractSliceOp::create(rewriter, loc,
+                                              type.clone(shape), v, offsets,
+                                              sizes, strides);
+      };
+      return std::make_pair(slice(window, winPos, winSize),
+                            slice(dy, pos, size));
+    };
+    int64_t whole = extent / block * block;
+    Value acc = dw;
+    if (whole / block == 1 && whole == extent)
+      return body(g, window, dy, dw); // a single block: no loop
+    if (whole > 0) {
+      Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value ub = arith::ConstantIndexOp::create(rewriter, loc, whole);
+      Value step = arith::ConstantIndexOp::create(rewriter, loc, block);
+      auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, ValueRange{dw});
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      convgen::BackpropFilterGeometry gb;
+      auto [w, d] = slices(loop.getInductionVar(), block, gb);
+      Value next = body(gb, w, d, loop.getRegionIterArgs()[0]);
+      scf::YieldOp::create(rewriter, loc, next);
+      acc = loop.getResult(0);
+    }
+    if (whole < extent) {
+      convgen::BackpropFilterGeometry gb;
+      auto [w, d] = slices(rewriter.getIndexAttr(whole), extent - whole, gb);
+      acc = body(gb, w, d, acc);
+    }
+    return acc;
+  }
+
+  /// One contraction per tap (an scf.forall over the taps), accumulated
+  /// into `dw`.
+  Value lowerTaps(PatternRewriter &rewriter, Location loc,
+                  const convgen::BackpropFilterGeometry &g, Value window,
+                  Value dy, Value dw) const {
+    int64_t n = g.numSpatialDims;
+    Type accType = cast<RankedTensorType>(dw.getType()).getElementType();
     bool grouped = g.groups > 1;
     int64_t cdim = channelDim(g.layout, n);
 
@@ -399,15 +565,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                           wSizes, wStrides);
 
     rewriter.setInsertionPointAfter(forall);
-    Value dwFinal = forall.getResult(0);
-    rewriter.replaceOp(op, castElements(rewriter, loc, dwFinal, elementType));
-    return success();
+    return forall.getResult(0);
   }
 };
 
 } // namespace
 
 void mlir::conv::populateBackpropFilterToLinalgPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<BackpropFilterToLinalg>(patterns.getContext());
+    RewritePatternSet &patterns, int64_t reductionBlockBytes) {
+  patterns.add<BackpropFilterToLinalg>(patterns.getContext(),
+                                       reductionBlockBytes);
 }

@@ -35,7 +35,7 @@ struct ConvertConvToLinalgPass
           << transposePerTap << "'";
       return signalPassFailure();
     }
-    populateBackpropFilterToLinalgPatterns(patterns);
+    populateBackpropFilterToLinalgPatterns(patterns, dwReductionBlockBytes);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion

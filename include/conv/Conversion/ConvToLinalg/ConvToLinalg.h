@@ -29,8 +29,12 @@ constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
 /// taps and cio; a plain linalg.generic then sums the lanes.
 constexpr llvm::StringLiteral kRoleTransposeLanes = "transpose_lanes";
 
-/// conv.backprop_filter -> per-tap linalg contractions.
-void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns);
+/// conv.backprop_filter -> per-tap linalg contractions. With
+/// `reductionBlockBytes` > 0, an op whose input window and out_backprop
+/// exceed it runs its taps over blocks of batch items (or of rows) of about
+/// that size, in an scf.for accumulating into dW (docs/Lowering.md §2.2).
+void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns,
+                                            int64_t reductionBlockBytes = 0);
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

@@ -1,0 +1,84 @@
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=30000" --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --split-input-file | FileCheck %s --check-prefix=NOBLOCK
+
+// Reduction blocks: when the input window and out_backprop exceed the block
+// budget (30000 B here), the taps run over one block of the reduction at a
+// time, accumulating into dW.
+
+// 11 batch items of (10x10x8 + 8x8x16) x 4 B = 7296 B: 4 per block, and
+// no block size in [2, 4] divides 11, so blocks of 4 in an scf.for over
+// the first 8 items and a remainder block of 3; each block has the
+// scf.forall over the 3x3 taps.
+// CHECK-LABEL: func.func @batch_blocks
+// CHECK:         %[[PAD:.*]] = tensor.pad
+// CHECK:         %[[LOOP:.*]] = scf.for %[[B:.*]] = %c0 to %c8 step %c4 iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK-DAG:       tensor.extract_slice %[[PAD]][%[[B]], 0, 0, 0] [4, 10, 10, 8] [1, 1, 1, 1]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[%[[B]], 0, 0, 0] [4, 8, 8, 16] [1, 1, 1, 1]
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs(%{{.*}} = %[[ACC]])
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8x8xf32>, tensor<4x8x8x16xf32>)
+// CHECK-DAG:     tensor.extract_slice %[[PAD]][8, 0, 0, 0] [3, 10, 10, 8] [1, 1, 1, 1]
+// CHECK-DAG:     tensor.extract_slice %{{.*}}[8, 0, 0, 0] [3, 8, 8, 16] [1, 1, 1, 1]
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs(%{{.*}} = %[[LOOP]])
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x8x8x8xf32>, tensor<3x8x8x16xf32>)
+// NOBLOCK-LABEL: func.func @batch_blocks
+// NOBLOCK-NOT:     scf.for
+// NOBLOCK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// NOBLOCK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<11x8x8x8xf32>, tensor<11x8x8x16xf32>)
+func.func @batch_blocks(%x: tensor<11x8x8x8xf32>, %dy: tensor<11x8x8x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<11x8x8x8xf32>, tensor<11x8x8x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+// -----
+
+// One item larger than the budget (a 1-D layer, stride 2, dilation 2,
+// 300 outputs, window (300 - 1) x 2 + 5 = 603 rows): row blocks. Per output
+// row 2 x 16 x 4 + 32 x 4 = 256 B, 117 rows per block; the largest divisor
+// of 300 in [59, 117] is 100: 3 blocks of 100 output rows, each reading
+// (100 - 1) x 2 + 5 = 203 window rows from 2 x o.
+// CHECK-LABEL: func.func @row_blocks
+// CHECK:         scf.for %[[O:.*]] = %c0 to %c300 step %c100 iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK-DAG:       %[[W:.*]] = arith.muli %[[O]], %c2
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[O]], 0] [1, 100, 32] [1, 1, 1]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[W]], 0] [1, 203, 16] [1, 1, 1]
+// CHECK:           scf.forall (%{{.*}}) in (3) shared_outs(%{{.*}} = %[[ACC]])
+// CHECK:             tensor.extract_slice %{{.*}} [1, 100, 16] [1, 2, 1]
+// CHECK:             linalg.generic
+// CHECK-NOT:     scf.forall (
+// CHECK:         return
+func.func @row_blocks(%x: tensor<1x603x16xf32>, %dy: tensor<1x300x32xf32>) -> tensor<3x16x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [2] dilations = [2] : tensor<1x603x16xf32>, tensor<1x300x32xf32> -> tensor<3x16x32xf32>
+  return %dw : tensor<3x16x32xf32>
+}
+
+// -----
+
+// Items of (15x15x8 + 13x13x16) x 4 B = 18016 B: one fits, two do not;
+// blocks of one item.
+// CHECK-LABEL: func.func @item_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x13x13x8xf32>, tensor<1x13x13x16xf32>)
+func.func @item_blocks(%x: tensor<2x13x13x8xf32>, %dy: tensor<2x13x13x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x13x13x8xf32>, tensor<2x13x13x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+// -----
+
+// One item of (27x27x8 + 25x25x16) x 4 B = 63328 B: row blocks of
+// 30000 / (27 x 8 x 4 + 25 x 16 x 4) = 12 rows, no divisor of 25 in
+// [6, 12]: 2 blocks of 12 output rows (14 window rows) in an scf.for and a
+// remainder of 1 row (3 window rows).
+// CHECK-LABEL: func.func @row_remainder
+// CHECK:         %[[LOOP:.*]] = scf.for %[[O:.*]] = %c0 to %c24 step %c12
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[O]], 0, 0] [1, 12, 25, 16] [1, 1, 1, 1]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[O]], 0, 0] [1, 14, 27, 8] [1, 1, 1, 1]
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK-DAG:     tensor.extract_slice %{{.*}}[0, 24, 0, 0] [1, 1, 25, 16] [1, 1, 1, 1]
+// CHECK-DAG:     tensor.extract_slice %{{.*}}[0, 24, 0, 0] [1, 3, 27, 8] [1, 1, 1, 1]
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs(%{{.*}} = %[[LOOP]])
+func.func @row_remainder(%x: tensor<1x25x25x8xf32>, %dy: tensor<1x25x25x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x25x25x8xf32>, tensor<1x25x25x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}

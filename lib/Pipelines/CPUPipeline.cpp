@@ -61,6 +61,10 @@ void mlir::conv::buildConvBufferizationPipeline(
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Fold the loop results that only forward their (in-place) init buffer,
+  // so that a returned result is visibly the function's allocation and
+  // becomes the out-param itself rather than being copied into it.
+  pm.addPass(createCanonicalizerPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

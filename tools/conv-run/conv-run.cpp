@@ -100,7 +100,9 @@ cl::opt<int64_t> l3CacheBytes(
 cl::opt<std::string> transposePerTap(
     "transpose-per-tap",
     cl::desc("Lower conv.transpose one kernel tap at a time: auto (small "
-             "inputs), always, never"),
+             "inputs), always, never, or columns (one GEMM over all (tap, "
+             "output channel) columns; auto picks it for <= 4 output "
+             "channels)"),
     cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

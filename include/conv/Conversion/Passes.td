@@ -36,7 +36,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     Option<"transposePerTap", "transpose-per-tap", "std::string",
            /*default=*/"\"auto\"",
            "Lower conv.transpose one kernel tap at a time: auto (when the "
-           "phases would mostly multiply padding), always, never">,
+           "phases would mostly multiply padding), always, never; columns: "
+           "one GEMM over all (tap, output channel) columns, then per-tap "
+           "adds (channels last; auto picks it for <= 4 output channels)">,
     Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",
            /*default=*/"0",
            "Filter gradients whose input window and out_backprop exceed this "

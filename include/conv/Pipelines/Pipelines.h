@@ -26,7 +26,9 @@ struct ConvCPUPipelineOptions
   PassOptions::Option<std::string> transposePerTap{
       *this, "transpose-per-tap",
       llvm::cl::desc("Lower conv.transpose one kernel tap at a time: auto "
-                     "(small inputs), always, never"),
+                     "(small inputs), always, never; columns: one GEMM over all (tap, "
+                     "output channel) columns, then per-tap adds (channels "
+                     "last; auto picks it for <= 4 output channels)"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> optimize{
       *this, "optimize",

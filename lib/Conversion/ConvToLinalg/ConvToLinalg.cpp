@@ -31,7 +31,7 @@ struct ConvertConvToLinalgPass
     if (!taps) {
       getOperation()->emitError()
           << "convert-conv-to-linalg: option transpose-per-tap: expected "
-             "'auto', 'always' or 'never', got '"
+             "'auto', 'always', 'never' or 'columns', got '"
           << transposePerTap << "'";
       return signalPassFailure();
     }

@@ -179,6 +179,32 @@ SmallVector<int64_t> activationShape(Layout layout, int64_t batch,
   return {s.begin(), s.end()};
 }
 
+/// Consecutive taps of one spatial dimension whose input rows (the rows
+/// that land in the output) are the same.
+struct TapSegment {
+  int64_t mBegin, mEnd;
+  TapRange1D range;
+};
+
+SmallVector<SmallVector<TapSegment>>
+tapSegments(const convgen::TransposeGeometry &g) {
+  int64_t n = g.numSpatialDims;
+  SmallVector<SmallVector<TapSegment>> segments(n);
+  for (int64_t d = 0; d < n; ++d)
+    for (int64_t m = 0; m < g.kernelSpatial[d]; ++m) {
+      TapRange1D r = computeTapRange(m, g.inputSpatial[d], g.strides[d],
+                                     g.dilations[d], g.cropBefore[d],
+                                     g.outSpatial[d]);
+      auto &segs = segments[d];
+      if (!segs.empty() && segs.back().mEnd == m &&
+          segs.back().range.lo == r.lo && segs.back().range.count == r.count)
+        segs.back().mEnd = m + 1;
+      else
+        segs.push_back({m, m + 1, r});
+    }
+  return segments;
+}
+
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
                     TransposeTaps taps)
@@ -202,6 +228,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     if (work != 0) {
       if (lowering == TransposeLowering::ZeroInsertion)
         out = lowerByZeroInsertion(rewriter, loc, op, g, accType);
+      else if (g.layout == Layout::ChannelsLast &&
+               (taps == TransposeTaps::Columns ||
+                (taps == TransposeTaps::Auto && preferColumns(g))))
+        out = lowerByColumns(rewriter, loc, op, g, out);
       else if (taps == TransposeTaps::Always ||
                (taps == TransposeTaps::Auto && preferTaps(g)))
         out = lowerByTaps(rewriter, loc, op, g, out);
@@ -243,6 +273,205 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return taps <= kMaxTaps && computed > kMaxOverhead * useful;
   }
 
+  /// Few output channels: a phase or tap contraction would have only Cout
+  /// (<= 4) vector columns. Its columns are all (tap, co) pairs instead
+  /// when they make at least two vectors' worth.
+  static bool preferColumns(const convgen::TransposeGeometry &g) {
+    constexpr int64_t kMaxCout = 4, kMinColumns = 16, kMinCin = 4;
+    int64_t taps = 1;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
+      taps *= g.kernelSpatial[d];
+    return g.outChannels <= kMaxCout && g.inChannels >= kMinCin &&
+           taps * g.outChannels >= kMinColumns;
+  }
+
+  /// Columns lowering (channels last; docs/Lowering.md §3.6): per batch
+  /// item, one GEMM of the input pixels with the kernel as [Cin, T*Cout]
+  ///   Y[j..., (m..., co)] = sum_ci x[j..., ci] * K[m..., co, ci]
+  /// (a 1x1 correlation with T*Cout output channels, so its register tiles
+  /// have full vectors), then, tap by tap, the adds
+  ///   out[j*s + m*d - crop, co] += Y[j, m, co]
+  /// over the input rows j of tap m that land in the output (as in the
+  /// per-tap lowering). Products of input rows whose tap misses the output
+  /// are computed and dropped; for "valid" layers there are none.
+  Value lowerByColumns(PatternRewriter &b, Location loc, TransposeOp op,
+                       const convgen::TransposeGeometry &g, Value out) const {
+    int64_t n = g.numSpatialDims, rank = n + 2;
+    MLIRContext *ctx = b.getContext();
+    Value input = op.getInputs(), kernel = op.getKernel();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto kType = cast<RankedTensorType>(kernel.getType());
+    auto outType = cast<RankedTensorType>(out.getType());
+    Type accType = outType.getElementType();
+    int64_t cin = g.inChannels, cout = g.outChannels, taps = 1;
+    for (int64_t d = 0; d < n; ++d)
+      taps *= g.kernelSpatial[d];
+    int64_t columns = taps * cout;
+
+    // KT[1..., ci, (m..., co)] = K[m..., co, ci]: a permuting copy of the
+    // kernel, collapsed.
+    SmallVector<int64_t> ktShape{cin};
+    ktShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    ktShape.push_back(cout);
+    SmallVector<AffineExpr> kE;
+    for (int64_t d = 0; d < n; ++d)
+      kE.push_back(getAffineDimExpr(1 + d, ctx));
+    kE.push_back(getAffineDimExpr(n + 1, ctx));
+    kE.push_back(getAffineDimExpr(0, ctx));
+    SmallVector<AffineMap> kMaps = {
+        AffineMap::get(n + 2, 0, kE, ctx),
+        AffineMap::getMultiDimIdentityMap(n + 2, ctx)};
+    Value ktInit =
+        tensor::EmptyOp::create(b, loc, ktShape, kType.getElementType());
+    Value kt = linalg::GenericOp::create(
+                   b, loc, TypeRange{ktInit.getType()}, ValueRange{kernel},
+                   ValueRange{ktInit}, kMaps,
+                   SmallVector<utils::IteratorType>(
+                       n + 2, utils::IteratorType::parallel),
+                   [](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(nb, nl, args[0]);
+                   })
+                   .getResult(0);
+    SmallVector<ReassociationIndices> ktReassoc{{0}, {}};
+    for (int64_t i = 1; i <= n + 1; ++i)
+      ktReassoc.back().push_back(i);
+    SmallVector<int64_t> filterShape(n, 1);
+    filterShape.append({cin, columns});
+    kt = tensor::CollapseShapeOp::create(b, loc, kt, ktReassoc);
+    {
+      // [ci, columns] -> [1..., ci, columns]: the unit dims join ci's group.
+      SmallVector<ReassociationIndices> expand{{}, {n + 1}};
+      for (int64_t i = 0; i <= n; ++i)
+        expand[0].push_back(i);
+      kt = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get(filterShape, kType.getElementType()),
+          kt, expand);
+    }
+
+    SmallVector<SmallVector<TapSegment>> segments = tapSegments(g);
+    SmallVector<int64_t> ones(n, 1);
+    SmallVector<int64_t> yShape{1};
+    yShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
+    yShape.push_back(columns);
+    // [1, in..., k..., Cout]: Y with its columns split into taps.
+    SmallVector<int64_t> ySplitShape{1};
+    ySplitShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
+    ySplitShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    ySplitShape.push_back(cout);
+    SmallVector<ReassociationIndices> ySplit;
+    for (int64_t i = 0; i <= n; ++i)
+      ySplit.push_back({i});
+    ySplit.push_back({});
+    for (int64_t i = n + 1; i < 2 * n + 2; ++i)
+      ySplit.back().push_back(i);
+
+    // One batch item (index `item`): the GEMM and the tap adds.
+    auto perItem = [&](OpBuilder &nb, Location nl, OpFoldResult item,
+                       Value acc) -> Value {
+      SmallVector<OpFoldResult> xOffsets(rank, nb.getIndexAttr(0)), xSizes,
+          xStrides(rank, nb.getIndexAttr(1));
+      xOffsets[0] = item;
+      SmallVector<int64_t> xShape(inType.getShape());
+      xShape[0] = 1;
+      for (int64_t d : xShape)
+        xSizes.push_back(nb.getIndexAttr(d));
+      Value x = tensor::ExtractSliceOp::create(nb, nl, inType.clone(xShape),
+                                               input, xOffsets, xSizes,
+                                               xStrides);
+      Value y = createZeros(nb, nl, yShape, accType);
+      y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y, ones);
+      Value ys = tensor::ExpandShapeOp::create(
+          nb, nl, RankedTensorType::get(ySplitShape, accType), y, ySplit);
+
+      SmallVector<int64_t> idx(n, 0);
+      while (true) {
+        bool empty = false;
+        SmallVector<int64_t> inOffset, count, mBegin, mEnd;
+        for (int64_t d = 0; d < n; ++d) {
+          const TapSegment &seg = segments[d][idx[d]];
+          empty |= seg.range.count == 0;
+          inOffset.push_back(seg.range.lo);
+          count.push_back(seg.range.count);
+          mBegin.push_back(seg.mBegin);
+          mEnd.push_back(seg.mEnd);
+        }
+        if (!empty) {
+          auto body = [&](OpBuilder &bb, Location bl, ArrayRef<OpFoldResult> m,
+                          Value a) -> Value {
+            // Y[0, lo.., m.., :] as [1, count..., Cout].
+            SmallVector<OpFoldResult> yOffsets{bb.getIndexAttr(0)}, ySizes{
+                bb.getIndexAttr(1)};
+            SmallVector<OpFoldResult> yStrides(2 * n + 2, bb.getIndexAttr(1));
+            for (int64_t d = 0; d < n; ++d) {
+              yOffsets.push_back(bb.getIndexAttr(inOffset[d]));
+              ySizes.push_back(bb.getIndexAttr(count[d]));
+            }
+            for (int64_t d = 0; d < n; ++d) {
+              yOffsets.push_back(m[d]);
+              ySizes.push_back(bb.getIndexAttr(1));
+            }
+            yOffsets.push_back(bb.getIndexAttr(0));
+            ySizes.push_back(bb.getIndexAttr(cout));
+            SmallVector<int64_t> tileShape{1};
+            tileShape.append(count.begin(), count.end());
+            tileShape.push_back(cout);
+            Value yTap = tensor::ExtractSliceOp::create(
+                bb, bl, RankedTensorType::get(tileShape, accType), ys,
+                yOffsets, ySizes, yStrides);
+            // The output slice of item `item`: offset lo*s + m*d - crop,
+            // stride s.
+            SmallVector<OpFoldResult> oOffsets(rank, bb.getIndexAttr(0)),
+                oSizes, oStrides(rank, bb.getIndexAttr(1));
+            oOffsets[0] = item;
+            for (int64_t i = 0; i < rank; ++i)
+              oSizes.push_back(bb.getIndexAttr(tileShape[i]));
+            for (int64_t d = 0; d < n; ++d) {
+              int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
+              if (auto c = getConstantIntValue(m[d])) {
+                oOffsets[1 + d] = bb.getIndexAttr(base + *c * g.dilations[d]);
+              } else {
+                AffineExpr e = bb.getAffineDimExpr(0) * g.dilations[d] + base;
+                oOffsets[1 + d] =
+                    affine::makeComposedFoldedAffineApply(bb, bl, e, {m[d]});
+              }
+              oStrides[1 + d] = bb.getIndexAttr(g.strides[d]);
+            }
+            Value oTile = tensor::ExtractSliceOp::create(
+                bb, bl, outType.clone(tileShape), a, oOffsets, oSizes,
+                oStrides);
+            SmallVector<AffineMap> addMaps(
+                2, AffineMap::getMultiDimIdentityMap(rank, ctx));
+            Value sum =
+                linalg::GenericOp::create(
+                    bb, bl, TypeRange{oTile.getType()}, ValueRange{yTap},
+                    ValueRange{oTile}, addMaps,
+                    SmallVector<utils::IteratorType>(
+                        rank, utils::IteratorType::parallel),
+                    [](OpBuilder &eb, Location el, ValueRange args) {
+                      Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
+                      linalg::YieldOp::create(eb, el, v);
+                    })
+                    .getResult(0);
+            return tensor::InsertSliceOp::create(bb, bl, sum, a, oOffsets,
+                                                 oSizes, oStrides);
+          };
+          acc = forEachInBox(nb, nl, mBegin, mEnd, acc, body);
+        }
+        int64_t d = n - 1;
+        while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
+          idx[d--] = 0;
+        if (d < 0)
+          break;
+      }
+      return acc;
+    };
+    return forEachInBox(b, loc, {0}, {g.batch}, out,
+                        [&](OpBuilder &nb, Location nl,
+                            ArrayRef<OpFoldResult> item, Value acc) {
+                          return perItem(nb, nl, item[0], acc);
+                        });
+  }
+
   /// One dense contraction per kernel tap m: the input rows that land in
   /// the output, times K[m], accumulated into the output's strided slice
   /// q = j*s + m*d - crop. No padding, no product with a zero; taps run one
@@ -253,24 +482,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// number of boxes (at most 3 per dimension), not with the taps.
   Value lowerByTaps(PatternRewriter &b, Location loc, TransposeOp op,
                     const convgen::TransposeGeometry &g, Value out) const {
-    struct Segment {
-      int64_t mBegin, mEnd;
-      TapRange1D range;
-    };
     int64_t n = g.numSpatialDims;
-    SmallVector<SmallVector<Segment>> segments(n);
-    for (int64_t d = 0; d < n; ++d)
-      for (int64_t m = 0; m < g.kernelSpatial[d]; ++m) {
-        TapRange1D r = computeTapRange(m, g.inputSpatial[d], g.strides[d],
-                                       g.dilations[d], g.cropBefore[d],
-                                       g.outSpatial[d]);
-        auto &segs = segments[d];
-        if (!segs.empty() && segs.back().mEnd == m &&
-            segs.back().range.lo == r.lo && segs.back().range.count == r.count)
-          segs.back().mEnd = m + 1;
-        else
-          segs.push_back({m, m + 1, r});
-      }
+    SmallVector<SmallVector<TapSegment>> segments = tapSegments(g);
 
     Value input = op.getInputs(), kernel = op.getKernel();
     auto inType = cast<RankedTensorType>(input.getType());
@@ -574,6 +787,8 @@ mlir::conv::parseTransposeTaps(llvm::StringRef value) {
     return TransposeTaps::Always;
   if (value == "never")
     return TransposeTaps::Never;
+  if (value == "columns")
+    return TransposeTaps::Columns;
   return std::nullopt;
 }
 

@@ -47,4 +47,4 @@ func.func @large(%x: tensor<1x16x16x3xf32>, %k: tensor<2x2x5x3xf32>) -> tensor<1
   return %y : tensor<1x32x32x5xf32>
 }
 
-// BAD: error: convert-conv-to-linalg: option transpose-per-tap: expected 'auto', 'always' or 'never', got 'sometimes'
+// BAD: error: convert-conv-to-linalg: option transpose-per-tap: expected 'auto', 'always', 'never' or 'columns', got 'sometimes'

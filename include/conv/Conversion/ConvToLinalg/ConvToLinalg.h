@@ -53,9 +53,14 @@ enum class TransposeTaps {
   Auto,
   Always,
   Never,
+  /// The columns lowering (channels last; other layouts use the phases):
+  /// one GEMM of the input pixels with all (tap, output channel) pairs as
+  /// its columns, then per-tap adds into the output. Auto picks it for few
+  /// output channels.
+  Columns,
 };
 
-/// Parses "auto", "always" or "never".
+/// Parses "auto", "always", "never" or "columns".
 std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 
 /// conv.transpose -> linalg.

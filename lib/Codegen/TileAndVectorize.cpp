@@ -94,6 +94,9 @@ namespace {
 
 /// Register-tile sizes still to apply to a cache-blocked op.
 constexpr llvm::StringLiteral kInnerSizesAttr = "conv.inner_tile_sizes";
+/// Loop order of the register-tile loops (default: the op's loop order).
+constexpr llvm::StringLiteral kInnerInterchangeAttr =
+    "conv.inner_tile_interchange";
 
 /// Marks tiles (then their register-tile loops) whose accumulator rows run
 /// along the batch: see runOnOperation.
@@ -194,7 +197,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t accBytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
-  SmallVector<int64_t> interchange;
+  SmallVector<int64_t> interchange, innerInterchange;
   bool hoistEarly = false;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
@@ -320,6 +323,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           interchange.push_back(d);
       }
     }
+    // Register tiles: the column (co) tile loop outside the row tiles, so
+    // that a column's kernel panel stays in the L1/L2 cache while the row
+    // tiles of the block sweep over it (the input rows of a block are the
+    // smaller operand: a tile row re-reads them from L1).
+    innerInterchange.push_back(co);
+    for (int64_t d = 0; d < numLoops; ++d)
+      if (d != co)
+        innerInterchange.push_back(d);
     // Threads over batch items, or over the first output dimension.
     threadDim = ranges[0] > 1 ? 0 : 1;
   } else if (role.getValue() == kRoleTransposeLanes) {
@@ -386,6 +397,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   if (hoistEarly)
     outerTiled->tiledOps.back()->setAttr(kHoistEarlyAttr,
                                          rewriter.getUnitAttr());
+  if (!innerInterchange.empty())
+    outerTiled->tiledOps.back()->setAttr(
+        kInnerInterchangeAttr, rewriter.getDenseI64ArrayAttr(innerInterchange));
   peelLoops(rewriter, outerTiled->loops);
   return success();
 }
@@ -396,7 +410,13 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   op->removeAttr(kInnerSizesAttr);
   bool hoistEarly = op->hasAttr(kHoistEarlyAttr);
   op->removeAttr(kHoistEarlyAttr);
-  auto innerTiled = tile(rewriter, op, sizes.asArrayRef());
+  SmallVector<int64_t> innerInterchange;
+  if (auto ic = op->getAttrOfType<DenseI64ArrayAttr>(kInnerInterchangeAttr)) {
+    innerInterchange.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
+    op->removeAttr(kInnerInterchangeAttr);
+  }
+  auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,
+                         innerInterchange);
   if (failed(innerTiled))
     return failure();
   if (hoistEarly)

@@ -79,3 +79,19 @@ func.func @transpose_lanes(%x: tensor<1x32x130xf32>, %k: tensor<4x1x130xf32>) ->
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x32x130xf32>, tensor<4x1x130xf32> -> tensor<1x35x1xf32>
   return %y : tensor<1x35x1xf32>
 }
+
+// -----
+
+// Register tiles of a phase: the column (co) tile loop runs outside the row
+// tiles (2 column tiles of 16 lanes, each sweeping the 2 row tiles of 6
+// output positions), so a column's kernel panel stays cached while the rows
+// pass over it.
+// CHECK-LABEL: func.func @transpose_columns_outside_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:           scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               arith.mulf {{.*}} : vector<6x16xf32>
+func.func @transpose_columns_outside_rows(%x: tensor<1x12x12x8xf32>, %k: tensor<2x2x32x8xf32>) -> tensor<1x24x24x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x12x12x8xf32>, tensor<2x2x32x8xf32> -> tensor<1x24x24x32xf32>
+  return %y : tensor<1x24x24x32xf32>
+}

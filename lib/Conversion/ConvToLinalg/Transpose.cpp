@@ -366,8 +366,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       ySplit.back().push_back(i);
 
     // One batch item (index `item`): the GEMM and the tap adds.
+    // The input item `item`, accumulated into `acc` at batch index `outItem`.
     auto perItem = [&](OpBuilder &nb, Location nl, OpFoldResult item,
-                       Value acc) -> Value {
+                       OpFoldResult outItem, Value acc) -> Value {
       SmallVector<OpFoldResult> xOffsets(rank, nb.getIndexAttr(0)), xSizes,
           xStrides(rank, nb.getIndexAttr(1));
       xOffsets[0] = item;
@@ -422,7 +423,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             // stride s.
             SmallVector<OpFoldResult> oOffsets(rank, bb.getIndexAttr(0)),
                 oSizes, oStrides(rank, bb.getIndexAttr(1));
-            oOffsets[0] = item;
+            oOffsets[0] = outItem;
             for (int64_t i = 0; i < rank; ++i)
               oSizes.push_back(bb.getIndexAttr(tileShape[i]));
             for (int64_t d = 0; d < n; ++d) {
@@ -465,11 +466,31 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       }
       return acc;
     };
-    return forEachInBox(b, loc, {0}, {g.batch}, out,
-                        [&](OpBuilder &nb, Location nl,
-                            ArrayRef<OpFoldResult> item, Value acc) {
-                          return perItem(nb, nl, item[0], acc);
-                        });
+    if (g.batch == 1)
+      return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);
+    // Batch items are independent (each writes its own output item): an
+    // scf.forall, so that threads split the items (GEMM and adds alike).
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch)},
+        ValueRange{out}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    Value iv = forall.getInductionVars()[0];
+    Value shared = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+        strides(rank, b.getIndexAttr(1));
+    offsets[0] = iv;
+    SmallVector<int64_t> itemShape(outType.getShape());
+    itemShape[0] = 1;
+    for (int64_t d : itemShape)
+      sizes.push_back(b.getIndexAttr(d));
+    Value item = tensor::ExtractSliceOp::create(
+        b, loc, outType.clone(itemShape), shared, offsets, sizes, strides);
+    Value result = perItem(b, loc, iv, b.getIndexAttr(0), item);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, offsets,
+                                          sizes, strides);
+    return forall.getResult(0);
   }
 
   /// One dense contraction per kernel tap m: the input rows that land in

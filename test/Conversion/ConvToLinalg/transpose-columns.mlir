@@ -4,7 +4,8 @@
 // Columns lowering of a transposed convolution with few output channels
 // (docs/Lowering.md §3.6): 4 output channels x 4 taps = 16 columns.
 //   1. KT[1, ci, (m, co)] = K[m, co, ci] (a permuting copy, reshaped).
-//   2. Per batch item, Y[1, j, (m, co)] = sum_ci x[j, ci] * KT[ci, (m, co)]:
+//   2. Per batch item (an scf.forall: the items write disjoint outputs),
+//      Y[1, j, (m, co)] = sum_ci x[j, ci] * KT[ci, (m, co)]:
 //      a 1x1 correlation with 16 output channels (role transpose_phase).
 //   3. Tap by tap, out[j*2 + m - 1, co] += Y[j, m, co] over the input rows j
 //      that land in the output (crop 1): tap 0 rows 1..5, taps 1-2 rows 0..5
@@ -13,23 +14,25 @@
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%{{.*}} : tensor<4x4x4xf32>) outs(%{{.*}} : tensor<4x4x4xf32>)
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<4x4x4xf32> into tensor<4x16xf32>
 // CHECK:         %[[KT:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [1, 4, 16] : tensor<4x16xf32> into tensor<1x4x16xf32>
-// CHECK:         scf.for %[[B:.*]] = %c0 to %c2 step %c1 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<2x12x4xf32>)
+// CHECK:         scf.forall (%[[B:.*]]) in (2) shared_outs(%[[SH:.*]] = %{{.*}}) -> (tensor<2x12x4xf32>)
+// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1] : tensor<2x12x4xf32> to tensor<1x12x4xf32>
 // CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[%[[B]], 0, 0] [1, 6, 4] [1, 1, 1] : tensor<2x6x4xf32> to tensor<1x6x4xf32>
 // CHECK:           %[[Y0:.*]] = linalg.fill {{.*}} -> tensor<1x6x16xf32>
 // CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[KT]] : tensor<1x6x4xf32>, tensor<1x4x16xf32>) outs(%[[Y0]] : tensor<1x6x16xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:           %[[YS:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0], [1], [2, 3]] output_shape [1, 6, 4, 4]
 // Tap 0: input rows 1..5 land on outputs 1, 3, ..., 9.
 // CHECK:           tensor.extract_slice %[[YS]][0, 1, 0, 0] [1, 5, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x5x4xf32>
-// CHECK:           tensor.extract_slice %[[OUT]][%[[B]], 1, 0] [1, 5, 4] [1, 2, 1]
+// CHECK:           tensor.extract_slice %[[OUT]][0, 1, 0] [1, 5, 4] [1, 2, 1]
 // CHECK:           arith.addf
 // Taps 1 and 2: all 6 rows, outputs m - 1, m + 1, ...
 // CHECK:           scf.for %[[M:[^ ]*]] = %c1{{.*}} to %c3{{.*}} step %c1
 // CHECK:             tensor.extract_slice %[[YS]][0, 0, %[[M]], 0] [1, 6, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x6x4xf32>
 // CHECK:             %[[O:.*]] = affine.apply affine_map<(d0) -> (d0 - 1)>(%[[M]])
-// CHECK:             tensor.extract_slice %{{.*}}[%[[B]], %[[O]], 0] [1, 6, 4] [1, 2, 1]
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[O]], 0] [1, 6, 4] [1, 2, 1]
 // Tap 3: rows 0..4, outputs 2, 4, ..., 10.
 // CHECK:           tensor.extract_slice %[[YS]][0, 0, 3, 0] [1, 5, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x5x4xf32>
-// CHECK:           tensor.extract_slice %{{.*}}[%[[B]], 2, 0] [1, 5, 4] [1, 2, 1]
+// CHECK:           tensor.extract_slice %{{.*}}[0, 2, 0] [1, 5, 4] [1, 2, 1]
+// CHECK:         tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1]
 // PHASES-LABEL: func.func @columns_1d
 // PHASES-NOT:     tensor.expand_shape
 // PHASES:         conv.role = "transpose_phase"

@@ -155,6 +155,28 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
       shape.push_back(count[d]);
     }
   }
+  // Rows of [T..., Cin, Cout] a multiple of 128 bytes apart would map a
+  // column tile's panel (one row per tap and input channel) onto a few
+  // cache sets (Cout = 256 f32: 4 of the 64 L1 sets): the copy gets 64
+  // bytes of padding per row, and the contraction reads the [..., 0, Cout)
+  // view of it.
+  int64_t elemBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t pad = 0;
+  if (layout == Layout::ChannelsLast && !cinInnermost &&
+      (cout * elemBytes) % 128 == 0)
+    pad = 64 / elemBytes;
+  if (pad > 0) {
+    SmallVector<OpFoldResult> low(n + 2, b.getIndexAttr(0)),
+        high(n + 2, b.getIndexAttr(0));
+    high[n] = b.getIndexAttr(pad);
+    SmallVector<int64_t> padded(type.getShape());
+    padded[n] += pad;
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    kernel = tensor::PadOp::create(b, loc, type.clone(padded), kernel, low,
+                                   high, zero);
+    shape.back() += pad;
+  }
   SmallVector<AffineMap> maps = {AffineMap::get(n + 2, 0, src, ctx),
                                  AffineMap::get(n + 2, 0, dst, ctx)};
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
@@ -165,7 +187,15 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
       maps, iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
         linalg::YieldOp::create(nb, nl, args[0]);
       });
-  return generic.getResult(0);
+  if (pad == 0)
+    return generic.getResult(0);
+  SmallVector<OpFoldResult> offsets(n + 2, b.getIndexAttr(0)), sizes,
+      strides(n + 2, b.getIndexAttr(1));
+  for (int64_t d : shape)
+    sizes.push_back(b.getIndexAttr(d));
+  sizes.back() = b.getIndexAttr(cout);
+  return tensor::ExtractSliceOp::create(b, loc, generic.getResult(0), offsets,
+                                        sizes, strides);
 }
 
 void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args) {

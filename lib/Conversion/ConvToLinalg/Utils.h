@@ -39,7 +39,9 @@ Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
 /// dimensions of `kernel` ([spatial..., Cout, Cin]) laid out as `named-conv`
 /// expects: [T..., Cin, Cout] for channels-last (*_hwcf) or [Cout, Cin, T...]
 /// for channels-first (*_fchw). A linalg.generic copy of the kernel-sized
-/// tensor.
+/// tensor; for channels last, when a [.., Cin, Cout] row is a multiple of 128
+/// bytes, the copy has 64 bytes of padding per row and the result is the
+/// [..., 0:Cout] view of it (rows on every cache set).
 Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
                        convgen::DataLayout layout, ArrayRef<int64_t> offset,
                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,

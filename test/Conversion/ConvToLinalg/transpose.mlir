@@ -153,3 +153,21 @@ func.func @lanes_few_output_channels(%x: tensor<1x32x130xf32>, %k: tensor<4x1x13
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x32x130xf32>, tensor<4x1x130xf32> -> tensor<1x35x1xf32>
   return %y : tensor<1x35x1xf32>
 }
+
+// -----
+
+// Gathered kernel rows of 32 f32 (128 bytes, a multiple of 128) would put a
+// column tile's panel on a few cache sets: the gather copies a kernel padded
+// by 16 output channels (64 bytes per row) and the phase reads the
+// [..., 0:32] view of it.
+// CHECK-LABEL: func.func @padded_kernel_rows
+// CHECK:         scf.for
+// CHECK:           %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 16, 0]
+// CHECK:           } : tensor<1x1x32x8xf32> to tensor<1x1x48x8xf32>
+// CHECK:           %[[G:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x1x48x8xf32>) outs(%{{.*}} : tensor<1x1x8x48xf32>)
+// CHECK:           %[[V:.*]] = tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<1x1x8x48xf32> to tensor<1x1x8x32xf32>
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x4x4x8xf32>, tensor<1x1x8x32xf32>)
+func.func @padded_kernel_rows(%x: tensor<1x4x4x8xf32>, %k: tensor<2x2x32x8xf32>) -> tensor<1x8x8x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x8xf32>, tensor<2x2x32x8xf32> -> tensor<1x8x8x32xf32>
+  return %y : tensor<1x8x8x32xf32>
+}

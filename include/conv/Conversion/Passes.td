@@ -21,7 +21,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       `zero-insertion-transpose` it instead lowers to a convolution
       over the zero-inserted input (a second oracle for tests). Small inputs
       (where the phases would mostly multiply padding) are lowered one
-      kernel tap at a time instead (`transpose-per-tap`).
+      kernel tap at a time instead (`transpose-per-tap`). With few output
+      channels (<= 4, channels last) the columns lowering is used instead:
+      one GEMM per batch item with every (tap, output channel) pair as a
+      column, then per-tap adds into the output.
     * With `dw-reduction-block-bytes`, a filter gradient whose input window
       and out_backprop exceed that size runs all its taps over one block of
       batch items (or of rows of the first spatial dimension) at a time, so

@@ -370,8 +370,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t threads = numThreads ? static_cast<int64_t>(numThreads)
                                : std::max(1u, std::thread::hardware_concurrency());
   if (threads > 1 && threadDim >= 0) {
+    // Every enclosing scf.forall counts (e.g. the split-K parts around a
+    // single tap's).
     int64_t parallelIterations = 1;
-    if (auto parent = op->getParentOfType<scf::ForallOp>())
+    for (auto parent = op->getParentOfType<scf::ForallOp>(); parent;
+         parent = parent->getParentOfType<scf::ForallOp>())
       for (int64_t c : parent.getStaticUpperBound())
         parallelIterations *= ShapedType::isDynamic(c) ? threads : c;
     if (parallelIterations < threads && ranges[threadDim] >= threads) {

@@ -25,6 +25,7 @@
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 #include "conv/Dialect/Conv/IR/ConvOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -139,8 +140,14 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
 }
 
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
-  BackpropFilterToLinalg(MLIRContext *ctx, int64_t reductionBlockBytes)
-      : OpRewritePattern(ctx), reductionBlockBytes(reductionBlockBytes) {}
+  BackpropFilterToLinalg(MLIRContext *ctx, int64_t reductionBlockBytes,
+                         int64_t splitMaxBytes)
+      : OpRewritePattern(ctx), reductionBlockBytes(reductionBlockBytes),
+        splitMaxBytes(splitMaxBytes) {}
+
+  /// Split-K applies to single-tap filter gradients whose dW (all parts
+  /// together) is at most this many bytes (0: never).
+  int64_t splitMaxBytes;
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -310,9 +317,114 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value window = extractZeroPaddedWindow(rewriter, loc, op.getInput(),
                                            g.layout, start, size);
     Value dy = op.getOutBackprop();
-    Value result = lowerInBlocks(rewriter, loc, g, window, dy, dw);
+    Value result = lowerInParts(rewriter, loc, g, window, dy, dw);
     rewriter.replaceOp(op, castElements(rewriter, loc, result, elementType));
     return success();
+  }
+
+  /// How many parts the batch is split into (split-K, see lowerInParts):
+  /// 2 for a single tap (whose scf.forall has nothing to spread over
+  /// threads) with a long reduction, an even batch and a small dW (a large
+  /// one is better split by output channels: each thread then holds half
+  /// of it); else 1. A function of the shape only, so the result does not
+  /// depend on the thread count.
+  int64_t splitParts(const convgen::BackpropFilterGeometry &g,
+                     int64_t dwBytes) const {
+    constexpr int64_t kParts = 2, kMinPositionsPerPart = 4096;
+    int64_t taps = 1, positions = g.batch;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      taps *= g.filterSpatial[d];
+      positions *= g.outSpatial[d];
+    }
+    if (taps != 1 || g.batch % kParts != 0 ||
+        positions < kParts * kMinPositionsPerPart ||
+        kParts * dwBytes > splitMaxBytes)
+      return 1;
+    return kParts;
+  }
+
+  /// Split-K for single-tap filter gradients (see splitParts): the batch is
+  /// split into `parts` equal parts, each summed into its own (zero-initialized) dW in
+  /// an scf.forall (threads take whole parts, each reading only its part of
+  /// the input and out_backprop), then the parts are added in order. Without
+  /// a split, a 1x1 layer's threads would split the output channels and each
+  /// stream all of the input.
+  Value lowerInParts(PatternRewriter &rewriter, Location loc,
+                     const convgen::BackpropFilterGeometry &g, Value window,
+                     Value dy, Value dw) const {
+    auto dwType = cast<RankedTensorType>(dw.getType());
+    int64_t parts = splitParts(
+        g, dwType.getNumElements() *
+               std::max<int64_t>(1, dwType.getElementTypeBitWidth() / 8));
+    if (parts <= 1)
+      return lowerInBlocks(rewriter, loc, g, window, dy, dw);
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = dwType.getRank();
+    SmallVector<int64_t> partialShape{parts};
+    partialShape.append(dwType.getShape().begin(), dwType.getShape().end());
+    Value partials = createZeros(rewriter, loc, partialShape,
+                                 dwType.getElementType());
+    auto forall = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(parts)},
+        ValueRange{partials}, std::nullopt);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(forall.getBody());
+      Value p = forall.getInductionVars()[0];
+      Value shared = forall.getRegionIterArgs()[0];
+      int64_t per = g.batch / parts;
+      Value start = affine::makeComposedAffineApply(
+          rewriter, loc, rewriter.getAffineDimExpr(0) * per, {OpFoldResult(p)});
+      auto batchSlice = [&](Value v) -> Value {
+        auto type = cast<RankedTensorType>(v.getType());
+        SmallVector<OpFoldResult> offsets(type.getRank(),
+                                          rewriter.getIndexAttr(0)),
+            sizes, strides(type.getRank(), rewriter.getIndexAttr(1));
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] = per;
+        for (int64_t d : shape)
+          sizes.push_back(rewriter.getIndexAttr(d));
+        offsets[0] = start;
+        return tensor::ExtractSliceOp::create(rewriter, loc, type.clone(shape),
+                                              v, offsets, sizes, strides);
+      };
+      SmallVector<OpFoldResult> pOffsets(rank + 1, rewriter.getIndexAttr(0)),
+          pSizes{rewriter.getIndexAttr(1)},
+          pStrides(rank + 1, rewriter.getIndexAttr(1));
+      pOffsets[0] = p;
+      for (int64_t d : dwType.getShape())
+        pSizes.push_back(rewriter.getIndexAttr(d));
+      Value mine = tensor::ExtractSliceOp::create(rewriter, loc, dwType, shared,
+                                                  pOffsets, pSizes, pStrides);
+      convgen::BackpropFilterGeometry gp = g;
+      gp.batch = per;
+      Value part = lowerInBlocks(rewriter, loc, gp, batchSlice(window),
+                                 batchSlice(dy), mine);
+      rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(rewriter, loc, part, shared,
+                                            pOffsets, pSizes, pStrides);
+    }
+    // dW = sum over the parts, in order (a plain reduction loop).
+    SmallVector<AffineExpr> all, outer;
+    for (int64_t d = 0; d <= rank; ++d) {
+      all.push_back(getAffineDimExpr(d, ctx));
+      if (d > 0)
+        outer.push_back(getAffineDimExpr(d, ctx));
+    }
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators[0] = utils::IteratorType::reduction;
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{dwType}, ValueRange{forall.getResult(0)},
+               ValueRange{dw},
+               SmallVector<AffineMap>{AffineMap::get(rank + 1, 0, all, ctx),
+                                      AffineMap::get(rank + 1, 0, outer, ctx)},
+               iterators,
+               [](OpBuilder &b, Location l, ValueRange args) {
+                 Value sum = arith::AddFOp::create(b, l, args[1], args[0]);
+                 linalg::YieldOp::create(b, l, sum);
+               })
+        .getResult(0);
   }
 
   /// All taps over one block of the reduction: the tiny-Cin fused lowering
@@ -572,7 +684,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 } // namespace
 
 void mlir::conv::populateBackpropFilterToLinalgPatterns(
-    RewritePatternSet &patterns, int64_t reductionBlockBytes) {
+    RewritePatternSet &patterns, int64_t reductionBlockBytes,
+    int64_t splitMaxBytes) {
   patterns.add<BackpropFilterToLinalg>(patterns.getContext(),
-                                       reductionBlockBytes);
+                                       reductionBlockBytes, splitMaxBytes);
 }

@@ -35,7 +35,8 @@ struct ConvertConvToLinalgPass
           << transposePerTap << "'";
       return signalPassFailure();
     }
-    populateBackpropFilterToLinalgPatterns(patterns, dwReductionBlockBytes);
+    populateBackpropFilterToLinalgPatterns(patterns, dwReductionBlockBytes,
+                                           dwSplitMaxBytes);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion

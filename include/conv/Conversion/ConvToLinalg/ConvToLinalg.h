@@ -33,8 +33,13 @@ constexpr llvm::StringLiteral kRoleTransposeLanes = "transpose_lanes";
 /// `reductionBlockBytes` > 0, an op whose input window and out_backprop
 /// exceed it runs its taps over blocks of batch items (or of rows) of about
 /// that size, in an scf.for accumulating into dW (docs/Lowering.md §2.2).
+/// With `splitMaxBytes` > 0, a single-tap op with a long reduction, an even
+/// batch and at most `splitMaxBytes` of dW for two parts splits its batch
+/// into 2 halves summed separately (an scf.forall) and added in order
+/// (split-K; docs/Lowering.md §2.3).
 void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns,
-                                            int64_t reductionBlockBytes = 0);
+                                            int64_t reductionBlockBytes = 0,
+                                            int64_t splitMaxBytes = 0);
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

@@ -1,0 +1,59 @@
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-split-max-bytes=100000" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=NOSPLIT
+
+// Split-K of a single-tap filter gradient (4 x 48 x 48 = 9216 output
+// positions, dW 8 x 16 f32: 1 KiB for both parts): each half of the batch
+// is summed into its own zero-initialized dW in an scf.forall over the two
+// parts, then the parts are added in order.
+// CHECK-LABEL: func.func @split_k
+// CHECK:         %[[DW:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x16xf32>
+// CHECK:         %[[P0:.*]] = linalg.fill {{.*}} -> tensor<2x1x1x8x16xf32>
+// CHECK:         %[[PARTS:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[SH:.*]] = %[[P0]])
+// CHECK:           %[[B:.*]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[P]])
+// CHECK-DAG:       tensor.extract_slice %[[SH]][%[[P]], 0, 0, 0, 0] [1, 1, 1, 8, 16]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[%[[B]], 0, 0, 0] [2, 48, 48, 16]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[%[[B]], 0, 0, 0] [2, 48, 48, 8]
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<8x16xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[P]], 0, 0, 0, 0]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>], iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x1x1x8x16xf32>) outs(%[[DW]] : tensor<1x1x8x16xf32>)
+// NOSPLIT-LABEL: func.func @split_k
+// NOSPLIT-NOT:     tensor<2x1x1x8x16xf32>
+// NOSPLIT:         return
+func.func @split_k(%x: tensor<4x48x48x8xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<1x1x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x48x48x8xf32>, tensor<4x48x48x16xf32> -> tensor<1x1x8x16xf32>
+  return %dw : tensor<1x1x8x16xf32>
+}
+
+// -----
+
+// Not split: a 3x3 kernel (its taps' scf.forall spreads the work), an odd
+// batch, too short a reduction (2 x 48 x 48 < 8192), or too large a dW.
+// CHECK-LABEL: func.func @taps
+// CHECK-NOT:     tensor<2x3x3
+// CHECK:         return
+func.func @taps(%x: tensor<4x50x50x8xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x8xf32>, tensor<4x48x48x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+// CHECK-LABEL: func.func @odd_batch
+// CHECK-NOT:     scf.forall (%{{.*}}) in (2)
+// CHECK:         return
+func.func @odd_batch(%x: tensor<5x48x48x8xf32>, %dy: tensor<5x48x48x16xf32>) -> tensor<1x1x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<5x48x48x8xf32>, tensor<5x48x48x16xf32> -> tensor<1x1x8x16xf32>
+  return %dw : tensor<1x1x8x16xf32>
+}
+// CHECK-LABEL: func.func @short
+// CHECK-NOT:     scf.forall (%{{.*}}) in (2)
+// CHECK:         return
+func.func @short(%x: tensor<2x48x48x8xf32>, %dy: tensor<2x48x48x16xf32>) -> tensor<1x1x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32> -> tensor<1x1x8x16xf32>
+  return %dw : tensor<1x1x8x16xf32>
+}
+// 2 x 256 x 128 x 4 B = 256 KiB > 100000 B.
+// CHECK-LABEL: func.func @large_dw
+// CHECK-NOT:     scf.forall (%{{.*}}) in (2)
+// CHECK:         return
+func.func @large_dw(%x: tensor<4x48x48x256xf32>, %dy: tensor<4x48x48x128xf32>) -> tensor<1x1x256x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x48x48x256xf32>, tensor<4x48x48x128xf32> -> tensor<1x1x256x128xf32>
+  return %dw : tensor<1x1x256x128xf32>
+}

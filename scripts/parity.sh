@@ -27,23 +27,8 @@ PY_PACKAGES=(
   "pytest==9.2.0"
 )
 
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "parity: creating $VENV"
-  python3 -m venv "$VENV"
-fi
-if ! "$VENV/bin/python" - "${PY_PACKAGES[@]}" <<'EOF' 2>/dev/null
-import sys
-from importlib.metadata import version
-for spec in sys.argv[1:]:
-    name, want = spec.split("==")
-    name = name.split("[")[0]
-    if version(name) != want:
-        sys.exit(1)
-EOF
-then
-  echo "parity: installing ${PY_PACKAGES[*]} into $VENV (TensorFlow is large)"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
-fi
+. "$ROOT/scripts/venv.sh"
+ensure_venv parity "$VENV" "${PY_PACKAGES[@]}"
 
 CONV_BUILD_DIR="$BUILD" "$ROOT/scripts/build.sh"
 

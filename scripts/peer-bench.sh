@@ -28,23 +28,8 @@ PY_PACKAGES=(
   "matplotlib==3.11.2"
 )
 
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "peer-bench: creating $VENV"
-  python3 -m venv "$VENV"
-fi
-if ! "$VENV/bin/python" - "${PY_PACKAGES[@]}" <<'EOF' 2>/dev/null
-import sys
-from importlib.metadata import version
-for spec in sys.argv[1:]:
-    name, want = spec.split("==")
-    name = name.split("[")[0]
-    if version(name) != want:
-        sys.exit(1)
-EOF
-then
-  echo "peer-bench: installing ${PY_PACKAGES[*]} into $VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
-fi
+. "$ROOT/scripts/venv.sh"
+ensure_venv peer-bench "$VENV" "${PY_PACKAGES[@]}"
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   CONV_BUILD_DIR="$BUILD" "$ROOT/scripts/build.sh"

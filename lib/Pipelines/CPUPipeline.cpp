@@ -26,13 +26,14 @@ void mlir::conv::buildConvToLinalgPipeline(
   // Reduction blocks of a quarter of the last-level cache (the tiled,
   // vectorized kernels only; plain loops stay the unblocked oracle).
   if (options.optimize) {
+    HostVectorInfo host = HostVectorInfo::detect();
     int64_t l3 = options.l3CacheBytes > 0 ? int64_t(options.l3CacheBytes)
-                                          : HostVectorInfo::detect().l3Bytes;
+                                          : host.l3Bytes;
     convOptions.dwReductionBlockBytes = l3 / 4;
     // Split-K (2 parts, a fixed count, so results do not depend on the
     // thread count) when the two partial dWs fit a quarter of the L2.
     int64_t l2 = options.l2CacheBytes > 0 ? int64_t(options.l2CacheBytes)
-                                          : HostVectorInfo::detect().l2Bytes;
+                                          : host.l2Bytes;
     convOptions.dwSplitMaxBytes = l2 / 4;
   }
   pm.addNestedPass<func::FuncOp>(createConvertConvToLinalgPass(convOptions));

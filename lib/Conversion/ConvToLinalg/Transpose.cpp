@@ -205,6 +205,77 @@ tapSegments(const convgen::TransposeGeometry &g) {
   return segments;
 }
 
+/// Runs `box(b, loc, inOffset, count, mBegin, mEnd, acc)` for every box of
+/// tap segments (one segment per dimension) whose input rows are not empty:
+/// input rows [inOffset, inOffset + count) and taps [mBegin, mEnd) per
+/// dimension. Carries `init`; returns the final value.
+Value forEachTapBox(
+    OpBuilder &b, Location loc, ArrayRef<SmallVector<TapSegment>> segments,
+    Value init,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<int64_t>,
+                       ArrayRef<int64_t>, ArrayRef<int64_t>, ArrayRef<int64_t>,
+                       Value)>
+        box) {
+  int64_t n = static_cast<int64_t>(segments.size());
+  SmallVector<int64_t> idx(n, 0);
+  Value acc = init;
+  while (true) {
+    bool empty = false;
+    SmallVector<int64_t> inOffset, count, mBegin, mEnd;
+    for (int64_t d = 0; d < n; ++d) {
+      const TapSegment &seg = segments[d][idx[d]];
+      empty |= seg.range.count == 0;
+      inOffset.push_back(seg.range.lo);
+      count.push_back(seg.range.count);
+      mBegin.push_back(seg.mBegin);
+      mEnd.push_back(seg.mEnd);
+    }
+    if (!empty)
+      acc = box(b, loc, inOffset, count, mBegin, mEnd, acc);
+    int64_t d = n - 1;
+    while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
+      idx[d--] = 0;
+    if (d < 0)
+      break;
+  }
+  return acc;
+}
+
+/// The output slice that tap `m` (per dimension: a loop variable or a
+/// constant) writes from the input rows [inOffset, inOffset + count): along
+/// every spatial dimension offset inOffset*s + m*d - crop, `count` positions
+/// with stride s; the batch [batchOffset, batchOffset + batchSize); the
+/// channels whole.
+SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
+                            const convgen::TransposeGeometry &g,
+                            RankedTensorType outType, OpFoldResult batchOffset,
+                            int64_t batchSize, ArrayRef<int64_t> inOffset,
+                            ArrayRef<int64_t> count, ArrayRef<OpFoldResult> m) {
+  int64_t n = g.numSpatialDims, rank = n + 2;
+  SpatialSlice slice;
+  slice.shape.assign(outType.getShape().begin(), outType.getShape().end());
+  slice.offsets.assign(rank, b.getIndexAttr(0));
+  slice.strides.assign(rank, b.getIndexAttr(1));
+  slice.offsets[0] = batchOffset;
+  slice.shape[0] = batchSize;
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t dim = spatialDim(g.layout, d);
+    int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
+    if (auto c = getConstantIntValue(m[d])) {
+      slice.offsets[dim] = b.getIndexAttr(base + *c * g.dilations[d]);
+    } else {
+      AffineExpr e = b.getAffineDimExpr(0) * g.dilations[d] + base;
+      slice.offsets[dim] =
+          affine::makeComposedFoldedAffineApply(b, loc, e, {m[d]});
+    }
+    slice.strides[dim] = b.getIndexAttr(g.strides[d]);
+    slice.shape[dim] = count[d];
+  }
+  for (int64_t i = 0; i < rank; ++i)
+    slice.sizes.push_back(b.getIndexAttr(slice.shape[i]));
+  return slice;
+}
+
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
                     TransposeTaps taps)
@@ -384,87 +455,55 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       Value ys = tensor::ExpandShapeOp::create(
           nb, nl, RankedTensorType::get(ySplitShape, accType), y, ySplit);
 
-      SmallVector<int64_t> idx(n, 0);
-      while (true) {
-        bool empty = false;
-        SmallVector<int64_t> inOffset, count, mBegin, mEnd;
-        for (int64_t d = 0; d < n; ++d) {
-          const TapSegment &seg = segments[d][idx[d]];
-          empty |= seg.range.count == 0;
-          inOffset.push_back(seg.range.lo);
-          count.push_back(seg.range.count);
-          mBegin.push_back(seg.mBegin);
-          mEnd.push_back(seg.mEnd);
-        }
-        if (!empty) {
-          auto body = [&](OpBuilder &bb, Location bl, ArrayRef<OpFoldResult> m,
-                          Value a) -> Value {
-            // Y[0, lo.., m.., :] as [1, count..., Cout].
-            SmallVector<OpFoldResult> yOffsets{bb.getIndexAttr(0)}, ySizes{
-                bb.getIndexAttr(1)};
-            SmallVector<OpFoldResult> yStrides(2 * n + 2, bb.getIndexAttr(1));
-            for (int64_t d = 0; d < n; ++d) {
-              yOffsets.push_back(bb.getIndexAttr(inOffset[d]));
-              ySizes.push_back(bb.getIndexAttr(count[d]));
-            }
-            for (int64_t d = 0; d < n; ++d) {
-              yOffsets.push_back(m[d]);
-              ySizes.push_back(bb.getIndexAttr(1));
-            }
-            yOffsets.push_back(bb.getIndexAttr(0));
-            ySizes.push_back(bb.getIndexAttr(cout));
-            SmallVector<int64_t> tileShape{1};
-            tileShape.append(count.begin(), count.end());
-            tileShape.push_back(cout);
-            Value yTap = tensor::ExtractSliceOp::create(
-                bb, bl, RankedTensorType::get(tileShape, accType), ys,
-                yOffsets, ySizes, yStrides);
-            // The output slice of item `item`: offset lo*s + m*d - crop,
-            // stride s.
-            SmallVector<OpFoldResult> oOffsets(rank, bb.getIndexAttr(0)),
-                oSizes, oStrides(rank, bb.getIndexAttr(1));
-            oOffsets[0] = outItem;
-            for (int64_t i = 0; i < rank; ++i)
-              oSizes.push_back(bb.getIndexAttr(tileShape[i]));
-            for (int64_t d = 0; d < n; ++d) {
-              int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
-              if (auto c = getConstantIntValue(m[d])) {
-                oOffsets[1 + d] = bb.getIndexAttr(base + *c * g.dilations[d]);
-              } else {
-                AffineExpr e = bb.getAffineDimExpr(0) * g.dilations[d] + base;
-                oOffsets[1 + d] =
-                    affine::makeComposedFoldedAffineApply(bb, bl, e, {m[d]});
-              }
-              oStrides[1 + d] = bb.getIndexAttr(g.strides[d]);
-            }
-            Value oTile = tensor::ExtractSliceOp::create(
-                bb, bl, outType.clone(tileShape), a, oOffsets, oSizes,
-                oStrides);
-            SmallVector<AffineMap> addMaps(
-                2, AffineMap::getMultiDimIdentityMap(rank, ctx));
-            Value sum =
-                linalg::GenericOp::create(
-                    bb, bl, TypeRange{oTile.getType()}, ValueRange{yTap},
-                    ValueRange{oTile}, addMaps,
-                    SmallVector<utils::IteratorType>(
-                        rank, utils::IteratorType::parallel),
-                    [](OpBuilder &eb, Location el, ValueRange args) {
-                      Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
-                      linalg::YieldOp::create(eb, el, v);
-                    })
-                    .getResult(0);
-            return tensor::InsertSliceOp::create(bb, bl, sum, a, oOffsets,
-                                                 oSizes, oStrides);
-          };
-          acc = forEachInBox(nb, nl, mBegin, mEnd, acc, body);
-        }
-        int64_t d = n - 1;
-        while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
-          idx[d--] = 0;
-        if (d < 0)
-          break;
-      }
-      return acc;
+      auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
+                     ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
+                     ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
+        auto body = [&](OpBuilder &bb, Location bl, ArrayRef<OpFoldResult> m,
+                        Value a) -> Value {
+          // Y[0, lo.., m.., :] as [1, count..., Cout].
+          SmallVector<OpFoldResult> yOffsets{bb.getIndexAttr(0)},
+              ySizes{bb.getIndexAttr(1)};
+          SmallVector<OpFoldResult> yStrides(2 * n + 2, bb.getIndexAttr(1));
+          for (int64_t d = 0; d < n; ++d) {
+            yOffsets.push_back(bb.getIndexAttr(inOffset[d]));
+            ySizes.push_back(bb.getIndexAttr(count[d]));
+          }
+          for (int64_t d = 0; d < n; ++d) {
+            yOffsets.push_back(m[d]);
+            ySizes.push_back(bb.getIndexAttr(1));
+          }
+          yOffsets.push_back(bb.getIndexAttr(0));
+          ySizes.push_back(bb.getIndexAttr(cout));
+          SmallVector<int64_t> tileShape{1};
+          tileShape.append(count.begin(), count.end());
+          tileShape.push_back(cout);
+          Value yTap = tensor::ExtractSliceOp::create(
+              bb, bl, RankedTensorType::get(tileShape, accType), ys, yOffsets,
+              ySizes, yStrides);
+          SpatialSlice o = tapOutputSlice(bb, bl, g, outType, outItem, 1,
+                                          inOffset, count, m);
+          Value oTile = tensor::ExtractSliceOp::create(
+              bb, bl, outType.clone(o.shape), a, o.offsets, o.sizes,
+              o.strides);
+          SmallVector<AffineMap> addMaps(
+              2, AffineMap::getMultiDimIdentityMap(rank, ctx));
+          Value sum =
+              linalg::GenericOp::create(
+                  bb, bl, TypeRange{oTile.getType()}, ValueRange{yTap},
+                  ValueRange{oTile}, addMaps,
+                  SmallVector<utils::IteratorType>(
+                      rank, utils::IteratorType::parallel),
+                  [](OpBuilder &eb, Location el, ValueRange args) {
+                    Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
+                    linalg::YieldOp::create(eb, el, v);
+                  })
+                  .getResult(0);
+          return tensor::InsertSliceOp::create(bb, bl, sum, a, o.offsets,
+                                               o.sizes, o.strides);
+        };
+        return forEachInBox(bx, lx, mBegin, mEnd, boxAcc, body);
+      };
+      return forEachTapBox(nb, nl, segments, acc, box);
     };
     if (g.batch == 1)
       return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);
@@ -512,80 +551,45 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto outType = cast<RankedTensorType>(out.getType());
     int64_t rank = n + 2;
     SmallVector<int64_t> ones(n, 1), zeros(n, 0);
-    SmallVector<int64_t> idx(n, 0);
-    while (true) {
-      bool empty = false;
-      SmallVector<int64_t> inOffset, count;
-      for (int64_t d = 0; d < n; ++d) {
-        const TapRange1D &r = segments[d][idx[d]].range;
-        empty |= r.count == 0;
-        inOffset.push_back(r.lo);
-        count.push_back(r.count);
-      }
-      if (!empty) {
-        // The input rows are the same for every tap of the box.
-        SpatialSlice view =
-            spatialSlice(b, inType, g.layout, inOffset, count, ones);
-        Value window = tensor::ExtractSliceOp::create(
-            b, loc, inType.clone(view.shape), input, view.offsets, view.sizes,
-            view.strides);
-        SmallVector<int64_t> mBegin, mEnd;
-        for (int64_t d = 0; d < n; ++d) {
-          mBegin.push_back(segments[d][idx[d]].mBegin);
-          mEnd.push_back(segments[d][idx[d]].mEnd);
-        }
-        // `m` per dimension: a loop variable or the segment's one tap.
-        auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
-                        Value acc) -> Value {
-          // K[m] as [1.., Cout, Cin], then in the contraction's layout.
-          SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
-              kStrides(rank, nb.getIndexAttr(1));
-          kOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
-          kSizes.append({nb.getIndexAttr(g.outChannels),
-                         nb.getIndexAttr(g.inChannels)});
-          SmallVector<int64_t> kShape(n, 1);
-          kShape.append({g.outChannels, g.inChannels});
-          Value kTap = tensor::ExtractSliceOp::create(
-              nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
-          // The output slice: offset lo*s + m*d - crop, stride s.
-          SmallVector<OpFoldResult> oOffsets(rank, nb.getIndexAttr(0)),
-              oSizes, oStrides(rank, nb.getIndexAttr(1));
-          SmallVector<int64_t> oShape(outType.getShape());
-          for (int64_t i = 0; i < rank; ++i)
-            oSizes.push_back(nb.getIndexAttr(oShape[i]));
-          for (int64_t d = 0; d < n; ++d) {
-            int64_t dim = spatialDim(g.layout, d);
-            int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
-            if (auto c = getConstantIntValue(m[d])) {
-              oOffsets[dim] = nb.getIndexAttr(base + *c * g.dilations[d]);
-            } else {
-              AffineExpr e = nb.getAffineDimExpr(0) * g.dilations[d] + base;
-              oOffsets[dim] = affine::makeComposedFoldedAffineApply(
-                  nb, nl, e, {m[d]});
-            }
-            oSizes[dim] = nb.getIndexAttr(count[d]);
-            oStrides[dim] = nb.getIndexAttr(g.strides[d]);
-            oShape[dim] = count[d];
-          }
-          Value init = tensor::ExtractSliceOp::create(
-              nb, nl, outType.clone(oShape), acc, oOffsets, oSizes, oStrides);
-          // (The taps are gathered reversed with count 1: that keeps the tap
-          // index out of a plain dimension expression, so linalg sizes the
-          // loop from the result.)
-          Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros,
-                                        ones, ones, init, ones);
-          return tensor::InsertSliceOp::create(nb, nl, sum, acc, oOffsets,
-                                               oSizes, oStrides);
-        };
-        out = forEachInBox(b, loc, mBegin, mEnd, out, body);
-      }
-      int64_t d = n - 1;
-      while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
-        idx[d--] = 0;
-      if (d < 0)
-        break;
-    }
-    return out;
+    auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
+                   ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
+                   ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
+      // The input rows are the same for every tap of the box.
+      SpatialSlice view =
+          spatialSlice(bx, inType, g.layout, inOffset, count, ones);
+      Value window = tensor::ExtractSliceOp::create(
+          bx, lx, inType.clone(view.shape), input, view.offsets, view.sizes,
+          view.strides);
+      // `m` per dimension: a loop variable or the segment's one tap.
+      auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
+                      Value acc) -> Value {
+        // K[m] as [1.., Cout, Cin], then in the contraction's layout.
+        SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
+            kStrides(rank, nb.getIndexAttr(1));
+        kOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+        kSizes.append({nb.getIndexAttr(g.outChannels),
+                       nb.getIndexAttr(g.inChannels)});
+        SmallVector<int64_t> kShape(n, 1);
+        kShape.append({g.outChannels, g.inChannels});
+        Value kTap = tensor::ExtractSliceOp::create(
+            nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
+        SpatialSlice o =
+            tapOutputSlice(nb, nl, g, outType, nb.getIndexAttr(0), g.batch,
+                           inOffset, count, m);
+        Value init = tensor::ExtractSliceOp::create(
+            nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes,
+            o.strides);
+        // (The taps are gathered reversed with count 1: that keeps the tap
+        // index out of a plain dimension expression, so linalg sizes the
+        // loop from the result.)
+        Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros,
+                                      ones, ones, init, ones);
+        return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
+                                             o.sizes, o.strides);
+      };
+      return forEachInBox(bx, lx, mBegin, mEnd, boxAcc, body);
+    };
+    return forEachTapBox(b, loc, segments, out, box);
   }
 
   Value lowerByPhases(PatternRewriter &b, Location loc, TransposeOp op,

@@ -14,6 +14,9 @@
 //      transposed convolution into slice offsets) and vectorization of the
 //      static tiles to vector.contract.
 //
+// Relayouts (linalg.transpose ops of conv-cpu-channels-last) become square
+// tiles of vector.transpose.
+//
 //===----------------------------------------------------------------------===//
 
 #include "conv/Codegen/Passes.h"
@@ -122,6 +125,8 @@ private:
   RegisterTile registerTile(Type accType, int64_t defaultChunk) const;
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
+  int64_t threadCount() const;
   HostVectorInfo host;
 };
 
@@ -367,8 +372,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // Thread-level tiling: the enclosing scf.forall (the taps of a filter
   // gradient) already spreads the work unless it has fewer iterations than
   // threads; otherwise split one parallel dimension into `threads` blocks.
-  int64_t threads = numThreads ? static_cast<int64_t>(numThreads)
-                               : std::max(1u, std::thread::hardware_concurrency());
+  int64_t threads = threadCount();
   if (threads > 1 && threadDim >= 0) {
     // Every enclosing scf.forall counts (e.g. the split-K parts around a
     // single tap's).
@@ -407,6 +411,64 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   return success();
 }
 
+int64_t TileAndVectorize::threadCount() const {
+  return numThreads ? static_cast<int64_t>(numThreads)
+                    : std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// A relayout (linalg.transpose between the channels-first and
+/// channels-last layouts): square tiles over the two dimensions that are
+/// contiguous in the output and in the input (a vector.transpose of one
+/// vector per row), the other dimensions one at a time; threads over the
+/// first dimension with at least as many iterations as threads.
+LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
+                                             linalg::TransposeOp op) {
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = perm.size();
+  auto outType = cast<RankedTensorType>(op.getInit().getType());
+  // (An empty tensor, e.g. the zero-length result of a transposed
+  // convolution, has nothing to move; the tiling would divide by zero.)
+  if (!outType.hasStaticShape() || rank < 2 || outType.getNumElements() == 0)
+    return failure();
+  int64_t outInner = rank - 1;
+  int64_t inInner = llvm::find(perm, rank - 1) - perm.begin();
+  if (inInner == outInner)
+    return failure();
+  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
+  int64_t lanes = std::max<int64_t>(
+      1, bits / std::max<int64_t>(8, outType.getElementTypeBitWidth()));
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return failure();
+  linalg::GenericOp gop = *generic;
+  ArrayRef<int64_t> shape = outType.getShape();
+  int64_t threads = threadCount();
+  if (threads > 1) {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == outInner || d == inInner || shape[d] < threads)
+        continue;
+      SmallVector<int64_t> sizes(rank, 0);
+      sizes[d] = (shape[d] + threads - 1) / threads;
+      auto threaded = tile(rewriter, gop, sizes, /*forall=*/true);
+      if (failed(threaded))
+        return failure();
+      gop = cast<linalg::GenericOp>(threaded->tiledOps.back());
+      break;
+    }
+  }
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes[outInner] = lanes;
+  sizes[inInner] = lanes;
+  auto tiled = tile(rewriter, gop, sizes);
+  if (failed(tiled))
+    return failure();
+  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, tiled->loops);
+  return success();
+}
+
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
@@ -435,6 +497,15 @@ void TileAndVectorize::runOnOperation() {
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);
+
+  SmallVector<linalg::TransposeOp> relayouts;
+  func.walk([&](linalg::TransposeOp op) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+    if (role && role.getValue() == kRoleRelayout)
+      relayouts.push_back(op);
+  });
+  for (linalg::TransposeOp op : relayouts)
+    (void)tileRelayout(rewriter, op);
 
   SmallVector<linalg::GenericOp> roots;
   func.walk([&](linalg::GenericOp op) {

@@ -35,6 +35,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     int64_t l2 = options.l2CacheBytes > 0 ? int64_t(options.l2CacheBytes)
                                           : host.l2Bytes;
     convOptions.dwSplitMaxBytes = l2 / 4;
+    // The register tiles vectorize along the channels: run channels-first
+    // ops in the channels-last layout, between relayouts.
+    pm.addNestedPass<func::FuncOp>(createConvCPUChannelsLastPass());
   }
   pm.addNestedPass<func::FuncOp>(createConvertConvToLinalgPass(convOptions));
   pm.addPass(createCanonicalizerPass());
@@ -111,10 +114,14 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertVectorToLLVMPass());
+  // Before the OpenMP conversion, which would otherwise lower the memref
+  // ops itself (with the default options).
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = options.genericAllocFunctions;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

@@ -1,13 +1,15 @@
 //===- Jit.cpp - ConvGen JIT runtime --------------------------------------===//
 //
 // Spec -> single-op module (builder API, verified) -> conv-lower-to-llvm-cpu
-// -> mlir::ExecutionEngine (LLVM O3, host CPU and features). Each compile
+// -> mlir::ExecutionEngine (LLVM O2 without the loop/SLP vectorizers, host
+// CPU and features, see makeKernelTransformer). Each compile
 // uses its own MLIRContext, so different kernels compile concurrently; the
 // cache hands every thread asking for one key the same in-flight compile.
 //
 //===----------------------------------------------------------------------===//
 
 #include "conv/Runtime/Jit.h"
+#include "conv/Runtime/BufferCache.h"
 
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
 #include "conv/Dialect/Conv/IR/ConvOps.h"
@@ -20,7 +22,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,7 +33,12 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -314,6 +320,10 @@ llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
                            llvm::JITSymbolFlags::Exported};
   };
   add("memrefCopy", &memrefCopy);
+  // Temporary buffers (ConvCPUPipelineOptions::genericAllocFunctions).
+  add("_mlir_memref_to_llvm_alloc", &bufferCacheAlloc);
+  add("_mlir_memref_to_llvm_aligned_alloc", &bufferCacheAlignedAlloc);
+  add("_mlir_memref_to_llvm_free", &bufferCacheFree);
 #if defined(__x86_64__)
   add("__truncsfbf2", &truncSFToBF16);
   add("__truncdfbf2", &truncDFToBF16);
@@ -455,6 +465,57 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
   return builder->createTargetMachine();
 }
 
+/// The LLVM IR optimizer for a lowered kernel: the `-O2` pipeline without
+/// the loop and SLP vectorizers. The MLIR pipeline has already vectorized
+/// the register tiles, and the default `-O3` pipeline spent about half of
+/// its time (and a third of the code generator's, on the extra loop
+/// versions) vectorizing the scalar remainder and copy loops around them.
+/// Loop unrolling stays: it unrolls the tap loops inside the transposed
+/// convolution's register tiles (without it those kernels run 3-4x slower).
+std::function<llvm::Error(llvm::Module *)>
+makeKernelTransformer(llvm::TargetMachine *targetMachine) {
+  return [targetMachine](llvm::Module *module) -> llvm::Error {
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = false;
+    tuning.LoopInterleaving = false;
+    tuning.SLPVectorization = false;
+    tuning.LoopUnrolling = true;
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder builder(targetMachine, tuning);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    passes.run(*module, mam);
+    return llvm::Error::success();
+  };
+}
+
+/// Loop strength reduction took a third of the code generator's time on
+/// the kernels (it grows with the number of address uses in a loop, and an
+/// unrolled register tile has many) without a measurable effect on their
+/// speed: the vector loads already use base + constant-offset addresses.
+/// LLVM exposes the switch only as its code generator's `-disable-lsr`
+/// command-line option, so it is set once for the process (it affects only
+/// code generated in this process, i.e. the JIT's).
+void disableLoopStrengthReductionOnce() {
+  static std::once_flag flag;
+  std::call_once(flag, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("disable-lsr");
+    if (it == options.end() || !it->second)
+      return;
+    // TargetPassConfig.cpp: static cl::opt<bool> DisableLSR("disable-lsr").
+    static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
+  });
+}
+
 using Clock = std::chrono::steady_clock;
 
 /// Parses, lowers and JIT-compiles `entry` of `text`; the kernel's compile
@@ -521,6 +582,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l1CacheBytes = options.l1CacheBytes;
   pipelineOptions.l2CacheBytes = options.l2CacheBytes;
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
+  pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
 #else
@@ -536,8 +598,8 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   auto tmForEngine = createHostTargetMachine();
   if (!tmForEngine)
     return tmForEngine.takeError();
-  auto transformer = makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, tmForPasses->get());
+  disableLoopStrengthReductionOnce();
+  auto transformer = makeKernelTransformer(tmForPasses->get());
   ExecutionEngineOptions engineOptions;
 #ifdef CONV_LIBOMP_PATH
   llvm::SmallVector<llvm::StringRef, 1> sharedLibs;

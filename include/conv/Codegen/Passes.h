@@ -31,6 +31,11 @@ struct HostVectorInfo {
   static HostVectorInfo detect();
 };
 
+/// Patterns of conv-cpu-channels-last: channels-first conv.backprop_filter
+/// and conv.transpose become the channels-last op between linalg.transpose
+/// ops (tagged conv.role = relayout).
+void populateConvChannelsLastPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::conv
 
 #endif // CONV_CODEGEN_PASSES_H

@@ -5,6 +5,46 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvCPUChannelsLastPass
+    : Pass<"conv-cpu-channels-last", "::mlir::func::FuncOp"> {
+  let summary = "Run channels-first conv ops in the channels-last layout";
+  let description = [{
+    Rewrites every channels-first `conv.backprop_filter` (NCW/NCHW/NCDHW) and
+    `conv.transpose` (`channels_first`) as the same op in the channels-last
+    layout between `linalg.transpose` ops: the activations are transposed to
+    [N, spatial..., C] before the op and a transposed convolution's result
+    back to [N, C, spatial...] after it. Attributes (strides, dilations,
+    paddings) are per spatial dimension and the filter/kernel layouts do not
+    depend on `data_format`, so they carry over unchanged.
+
+    The CPU register tiles vectorize along the channels (the contiguous
+    dimension of a channels-last tensor); the relayout costs one pass over
+    each activation tensor, against the prod(k) * C passes of the
+    convolution over it. The transposes are tagged `conv.role = relayout`
+    for conv-cpu-tile-and-vectorize.
+
+    Example:
+
+    ```mlir
+    %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = SAME
+            strides = [1, 1] dilations = [1, 1]
+            : tensor<2x3x8x8xf32>, tensor<2x4x8x8xf32> -> tensor<3x3x3x4xf32>
+    // becomes
+    %xt = linalg.transpose ins(%x : tensor<2x3x8x8xf32>)
+            outs(%e0 : tensor<2x8x8x3xf32>) permutation = [0, 2, 3, 1]
+    %dyt = linalg.transpose ins(%dy : tensor<2x4x8x8xf32>)
+            outs(%e1 : tensor<2x8x8x4xf32>) permutation = [0, 2, 3, 1]
+    %dw = conv.backprop_filter %xt, %dyt data_format = NHWC padding = SAME
+            strides = [1, 1] dilations = [1, 1]
+            : tensor<2x8x8x3xf32>, tensor<2x8x8x4xf32> -> tensor<3x3x3x4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def ConvCPUTileAndVectorizePass
     : Pass<"conv-cpu-tile-and-vectorize", "::mlir::func::FuncOp"> {
   let summary = "Tile the conv contractions to register tiles and vectorize";
@@ -26,6 +66,10 @@ def ConvCPUTileAndVectorizePass
     * `transpose_lanes` (loops [b, o..., co, lane, t..., cio]): a register
       tile of output positions x one co x the lanes, every tap and one cio
       per step.
+    * `relayout` (a `linalg.transpose` from conv-cpu-channels-last): L x L
+      tiles (L = vector lanes) over the dimensions contiguous in the output
+      and in the input, each a transposed vector read and write; threads
+      over the batch (or the first untiled dimension).
 
     Register tiles come from a heuristic on the host vector width and
     register count (rows x vector columns of accumulators, leaving registers

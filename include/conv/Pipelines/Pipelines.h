@@ -71,6 +71,14 @@ struct ConvCPUPipelineOptions
                      "quarter of it runs its taps over reduction blocks of "
                      "that size (0: the host's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> genericAllocFunctions{
+      *this, "generic-alloc-functions",
+      llvm::cl::desc("Allocate temporary buffers through "
+                     "_mlir_memref_to_llvm_{alloc,aligned_alloc,free} "
+                     "instead of malloc/free (the JIT runtime provides them: "
+                     "a cache of freed buffers, so that repeated calls do "
+                     "not fault fresh pages in)"),
+      llvm::cl::init(false)};
 };
 
 /// Tiling and vectorization of the linalg form (on tensors), when

@@ -28,6 +28,9 @@ constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
 /// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the
 /// taps and cio; a plain linalg.generic then sums the lanes.
 constexpr llvm::StringLiteral kRoleTransposeLanes = "transpose_lanes";
+/// A linalg.transpose between the channels-first and channels-last layouts
+/// (conv-cpu-channels-last).
+constexpr llvm::StringLiteral kRoleRelayout = "relayout";
 
 /// conv.backprop_filter -> per-tap linalg contractions. With
 /// `reductionBlockBytes` > 0, an op whose input window and out_backprop

@@ -1,0 +1,65 @@
+// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+
+// A relayout (conv-cpu-channels-last) to channels last, AVX2-sized: 8 x 8
+// tiles over C (contiguous in the output) and W (contiguous in the input),
+// each one transfer_read of 8 input rows, a vector.transpose and one
+// transfer_write; batch items over the threads. C = 20 is peeled: two
+// 8-channel tiles, then one static 4-channel tile.
+// CHECK-LABEL: func.func @to_last
+// CHECK:         scf.forall (%[[N:.*]]) in (2)
+// CHECK:           scf.for %[[H:.*]] = %c0 to %c6 step %c1
+// CHECK:             scf.for %[[C:.*]] = %c0 to %c16 step %c8
+// CHECK:               %[[R:.*]] = vector.transfer_read %arg0[%[[N]], %[[C]], %[[H]], %c0], %{{.*}} {in_bounds = [true, true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d1, d3)>} : tensor<2x20x6x8xf32>, vector<8x8xf32>
+// CHECK:               %[[T:.*]] = vector.transpose %[[R]], [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:               vector.transfer_write %[[T]], %{{.*}}[%c0, %[[H]], %c0, %[[C]]] {in_bounds = [true, true]} : vector<8x8xf32>, tensor<1x6x8x20xf32>
+// CHECK:             vector.transfer_read %arg0[%[[N]], %c16, %[[H]], %c0], {{.*}} : tensor<2x20x6x8xf32>, vector<4x8xf32>
+// CHECK:             vector.transpose {{.*}} : vector<4x8xf32> to vector<8x4xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<8x4xf32>, tensor<1x6x8x20xf32>
+// CHECK-NOT:     linalg.
+func.func @to_last(%x: tensor<2x20x6x8xf32>) -> tensor<2x6x8x20xf32> {
+  %e = tensor.empty() : tensor<2x6x8x20xf32>
+  %t = linalg.transpose ins(%x : tensor<2x20x6x8xf32>) outs(%e : tensor<2x6x8x20xf32>) permutation = [0, 2, 3, 1] {conv.role = "relayout"}
+  return %t : tensor<2x6x8x20xf32>
+}
+
+// -----
+
+// Back to channels first with one batch item: the threads split H (the
+// first dimension with at least 2 iterations that is not tiled by 8). The
+// tile's write skips the unit H dimension between C and W, so it is written
+// as 8 x 1 x 8 (after a transpose that only moves the unit dimension).
+// CHECK-LABEL: func.func @to_first
+// CHECK:         scf.forall (%{{.*}}) = (0) to (6) step (3)
+// CHECK:           vector.transfer_read {{.*}} : tensor<1x6x16x8xf32>, vector<8x8xf32>
+// CHECK:           vector.transpose {{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<8x1x8xf32>, tensor<1x8x3x16xf32>
+// CHECK-NOT:     linalg.
+func.func @to_first(%y: tensor<1x6x16x8xf32>) -> tensor<1x8x6x16xf32> {
+  %e = tensor.empty() : tensor<1x8x6x16xf32>
+  %t = linalg.transpose ins(%y : tensor<1x6x16x8xf32>) outs(%e : tensor<1x8x6x16xf32>) permutation = [0, 3, 1, 2] {conv.role = "relayout"}
+  return %t : tensor<1x8x6x16xf32>
+}
+
+// -----
+
+// A linalg.transpose that is not a relayout is left alone.
+// CHECK-LABEL: func.func @other
+// CHECK:         linalg.transpose
+func.func @other(%x: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %t = linalg.transpose ins(%x : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) permutation = [1, 0]
+  return %t : tensor<16x8xf32>
+}
+
+// -----
+
+// An empty relayout (a zero-length transposed-convolution result) is left
+// as it is.
+// CHECK-LABEL: func.func @empty
+// CHECK:         linalg.transpose
+// CHECK-NOT:     scf.for
+func.func @empty(%y: tensor<2x4x0x2xbf16>) -> tensor<2x2x4x0xbf16> {
+  %e = tensor.empty() : tensor<2x2x4x0xbf16>
+  %t = linalg.transpose ins(%y : tensor<2x4x0x2xbf16>) outs(%e : tensor<2x2x4x0xbf16>) permutation = [0, 3, 1, 2] {conv.role = "relayout"}
+  return %t : tensor<2x2x4x0xbf16>
+}

@@ -261,25 +261,29 @@ TEST(Differential, BackpropFilter) {
     ADD_FAILURE() << f;
 }
 
-/// Split-K (docs/Lowering.md §2.3): single-tap filter gradients with a long
+/// Split-K (docs/Lowering.md §2.3): single-contraction filter gradients
+/// (one tap, or tiny-Cin taps all fused into the rows) with a long
 /// reduction and a small dW sum each half of the batch separately. Fixed
 /// shapes large enough to be split (>= 8192 output positions), in several
-/// layouts, strides and types, each compared with the reference with 1, 2
-/// and 3 threads (bit-identity across thread counts is checked by
-/// BackpropFilterDeterministicAcrossThreadCounts below).
+/// layouts, strides, kernel sizes and types, each compared with the
+/// reference with 1, 2 and 3 threads (bit-identity across thread counts is
+/// checked by BackpropFilterDeterministicAcrossThreadCounts below).
 TEST(Differential, BackpropFilterSplitK) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 4);
   struct Shape1 {
     DataLayout layout;
-    int64_t batch, size, cin, cout, stride;
+    int64_t batch, size, cin, cout, stride, k;
     ElementType type;
   };
   const Shape1 shapes[] = {
-      {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, ElementType::F32},
-      {DataLayout::ChannelsLast, 2, 130, 3, 24, 2, ElementType::F32},
-      {DataLayout::ChannelsLast, 6, 40, 16, 8, 1, ElementType::BF16},
-      {DataLayout::ChannelsFirst, 4, 48, 8, 16, 1, ElementType::F32},
-      {DataLayout::ChannelsLast, 8, 33, 5, 7, 1, ElementType::F64},
+      {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 1, ElementType::F32},
+      {DataLayout::ChannelsLast, 2, 130, 3, 24, 2, 1, ElementType::F32},
+      {DataLayout::ChannelsLast, 6, 40, 16, 8, 1, 1, ElementType::BF16},
+      {DataLayout::ChannelsFirst, 4, 48, 8, 16, 1, 1, ElementType::F32},
+      {DataLayout::ChannelsLast, 8, 33, 5, 7, 1, 1, ElementType::F64},
+      // Tiny Cin, every tap fused: 9 and 27 rows.
+      {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
+      {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},
   };
   Jit jit;
   unsigned i = 0;
@@ -290,7 +294,7 @@ TEST(Differential, BackpropFilterSplitK) {
     s.attrs.padding = FilterPadding::Valid;
     s.attrs.strides = {sh.stride, sh.stride};
     s.attrs.dilations = {1, 1};
-    s.filterShape = {1, 1, sh.cin, sh.cout};
+    s.filterShape = {sh.k, sh.k, sh.cin, sh.cout};
     s.inputShape = sh.layout == DataLayout::ChannelsLast
                        ? Shape{sh.batch, sh.size, sh.size, sh.cin}
                        : Shape{sh.batch, sh.cin, sh.size, sh.size};

@@ -29,7 +29,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       and out_backprop exceed that size runs all its taps over one block of
       batch items (or of rows of the first spatial dimension) at a time, so
       that the taps re-read the block from the cache. With
-      `dw-split-max-bytes`, a single-tap filter gradient with a small dW
+      `dw-split-max-bytes`, a filter gradient that is a single contraction
+      (one tap, or tiny-Cin taps all fused into its rows) with a small dW
       sums each half of its batch separately (split-K) and adds them.
     * f16/bf16 accumulate in f32 and are rounded once.
   }];
@@ -51,7 +52,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "(or of rows) of this size at a time (0: no blocks)">,
     Option<"dwSplitMaxBytes", "dw-split-max-bytes", "int64_t",
            /*default=*/"0",
-           "Split-K: a single-tap filter gradient with a long reduction, an "
+           "Split-K: a single-contraction filter gradient (one tap, or "
+           "tiny-Cin taps all fused) with a long reduction, an "
            "even batch and at most this many bytes of dW for two parts sums "
            "each half of the batch separately (one scf.forall) and adds them "
            "in order (0: never)">,

@@ -323,11 +323,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   }
 
   /// How many parts the batch is split into (split-K, see lowerInParts):
-  /// 2 for a single tap (whose scf.forall has nothing to spread over
-  /// threads) with a long reduction, an even batch and a small dW (a large
-  /// one is better split by output channels: each thread then holds half
-  /// of it); else 1. A function of the shape only, so the result does not
-  /// depend on the thread count.
+  /// 2 when the whole filter gradient is one contraction (a single tap, or
+  /// a tiny-Cin filter with every tap fused into the rows), so that the tap
+  /// scf.forall has nothing to spread over threads, and the reduction is
+  /// long, the batch even and the dW small (a large single-tap dW is better
+  /// split by output channels: each thread then holds half of it); else 1.
+  /// (With 5-7 leading taps left by the fusion, as in ResNet's 7x7 stem,
+  /// splitting as well measured no faster with 2 threads.) A function of
+  /// the shape only, so the result does not depend on the thread count.
   int64_t splitParts(const convgen::BackpropFilterGeometry &g,
                      int64_t dwBytes) const {
     constexpr int64_t kParts = 2, kMinPositionsPerPart = 4096;
@@ -336,14 +339,21 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       taps *= g.filterSpatial[d];
       positions *= g.outSpatial[d];
     }
-    if (taps != 1 || g.batch % kParts != 0 ||
+    // The contractions the tap scf.forall spreads over threads.
+    int64_t independent = taps;
+    if (int64_t fused = numFusedTaps(g)) {
+      independent = 1;
+      for (int64_t d = 0; d + fused < g.numSpatialDims; ++d)
+        independent *= g.filterSpatial[d];
+    }
+    if (independent != 1 || g.batch % kParts != 0 ||
         positions < kParts * kMinPositionsPerPart ||
         kParts * dwBytes > splitMaxBytes)
       return 1;
     return kParts;
   }
 
-  /// Split-K for single-tap filter gradients (see splitParts): the batch is
+  /// Split-K for single-contraction filter gradients (see splitParts): the batch is
   /// split into `parts` equal parts, each summed into its own (zero-initialized) dW in
   /// an scf.forall (threads take whole parts, each reading only its part of
   /// the input and out_backprop), then the parts are added in order. Without

@@ -57,3 +57,32 @@ func.func @large_dw(%x: tensor<4x48x48x256xf32>, %dy: tensor<4x48x48x128xf32>) -
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x48x48x256xf32>, tensor<4x48x48x128xf32> -> tensor<1x1x256x128xf32>
   return %dw : tensor<1x1x256x128xf32>
 }
+
+// -----
+
+// A tiny-Cin 3x3 filter gradient whose taps all fuse into the rows of one
+// contraction (Cin = 1: 9 rows) is split as well; with Cin = 3 and a 7x7
+// kernel (ResNet's stem), only the last kernel dimension fuses (21 rows) and
+// the scf.forall over the 7 leading taps spreads the work instead.
+// CHECK-LABEL: func.func @fused_all
+// CHECK:         %[[PARTS:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x1x16xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<2x48x48x3x3x1xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x1x16xf32>)
+// NOSPLIT-LABEL: func.func @fused_all
+// NOSPLIT-NOT:     tensor<2x3x3x1x16xf32>
+// NOSPLIT:         return
+func.func @fused_all(%x: tensor<4x50x50x1xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<3x3x1x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x1xf32>, tensor<4x48x48x16xf32> -> tensor<3x3x1x16xf32>
+  return %dw : tensor<3x3x1x16xf32>
+}
+// CHECK-LABEL: func.func @fused_leading
+// CHECK-NOT:     tensor<2x7x7
+// CHECK:         scf.forall (%{{.*}}) in (7)
+// CHECK:           tensor<4x48x48x7x3xf32>
+// CHECK-NOT:     tensor<2x7x7
+// CHECK:         return
+func.func @fused_leading(%x: tensor<4x54x54x3xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<7x7x3x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x54x54x3xf32>, tensor<4x48x48x16xf32> -> tensor<7x7x3x16xf32>
+  return %dw : tensor<7x7x3x16xf32>
+}

@@ -247,6 +247,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // groups outermost each pass over the reduction would use only
     // 1/groups of every cache line it loads.
     int64_t rowBytes = (ciBlock + coBlock) * elemBytes;
+    // The reduction block is sized for half the L1, except for a single
+    // contraction over the whole reduction (1x1 filters) with a whole dW
+    // and wide rows, where that block would be shorter than two reduction
+    // chunks: every (ci, co) register tile would then reload and store its
+    // accumulators every few positions. Such a block is sized for an eighth
+    // of the L2 instead (the register tiles re-read it from the L2). 64 ->
+    // 256 and 256 -> 64 channel 1x1 layers: 12 -> 96 positions, +10-30 %;
+    // for 3x3 layers and tiny-Cin fused ones larger blocks measured slower.
+    int64_t blockBudget = l1 / 2;
+    auto contractions =
+        op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
+    bool singleContraction = contractions && contractions.getInt() == 1;
+    if (singleContraction && ciBlock == ranges[ci] &&
+        coBlock == ranges[co] &&
+        blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk)
+      blockBudget = std::max(blockBudget, l2 / 8);
     if (grouped) {
       rowBytes *= ranges[0];
       for (int64_t d = 1; d < numLoops; ++d)
@@ -255,7 +271,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     int64_t block = std::max<int64_t>(
         t.reductionChunk,
-        (l1 / 2 / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
+        (blockBudget / std::max<int64_t>(1, rowBytes)) / t.reductionChunk *
             t.reductionChunk);
     // Prefer a block (down to half the size) that divides the range: no
     // partial block.
@@ -271,7 +287,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // accumulators stay in registers across more of the reduction.
       int64_t rows = std::min(
           ranges[last - 1],
-          std::max<int64_t>(1, (l1 / 2 / std::max<int64_t>(1, rowBytes)) /
+          std::max<int64_t>(1, (blockBudget / std::max<int64_t>(1, rowBytes)) /
                                    std::max<int64_t>(1, ranges[last])));
       outer[last - 1] = rows;
       if (rows > 1)

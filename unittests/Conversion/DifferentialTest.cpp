@@ -281,6 +281,8 @@ TEST(Differential, BackpropFilterSplitK) {
       {DataLayout::ChannelsLast, 6, 40, 16, 8, 1, 1, ElementType::BF16},
       {DataLayout::ChannelsFirst, 4, 48, 8, 16, 1, 1, ElementType::F32},
       {DataLayout::ChannelsLast, 8, 33, 5, 7, 1, 1, ElementType::F64},
+      // Wide rows (264 channels): L2-sized reduction blocks in each part.
+      {DataLayout::ChannelsLast, 4, 46, 64, 200, 1, 1, ElementType::F32},
       // Tiny Cin, every tap fused: 9 and 27 rows.
       {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
       {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},

@@ -55,7 +55,9 @@ def ConvCPUTileAndVectorizePass
     * `dw_tap` (loops [(g,) ci, co, b, o...]): (ci, co) cache blocks when a
       tap's dW exceeds a quarter of the L2 (block loops outermost), reduction
       blocking over b and the output dimensions (the last one blocked to
-      fit the L1, several rows of the one before when whole rows fit), then
+      fit the L1, several rows of the one before when whole rows fit; an
+      eighth of the L2 for a single wide-row contraction,
+      `conv.dw_contractions = 1`), then
       a register tile over (ci, co) and an inner reduction chunk over the
       last output dimension.
     * `transpose_phase` (loops [b, o..., co, t..., ci]): a ci cache block

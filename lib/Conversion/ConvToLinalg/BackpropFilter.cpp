@@ -264,6 +264,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         rewriter, loc, TypeRange{tap.getType()}, ValueRange{packed, dy},
         ValueRange{tap}, maps, iterators, buildMulAddBody);
     contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
+    int64_t contractions = 1;
+    for (int64_t d = 0; d < lead; ++d)
+      contractions *= g.filterSpatial[d];
+    contraction->setAttr(kDwContractionsAttrName,
+                         rewriter.getI64IntegerAttr(contractions));
     Value result = tensor::ExpandShapeOp::create(
         rewriter, loc, blockType, contraction.getResult(0),
         SmallVector<ReassociationIndices>{
@@ -679,6 +684,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         ValueRange{tap}, maps, iterators,
         buildMulAddBody);
     contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
+    int64_t contractions = 1;
+    for (int64_t d = 0; d < n; ++d)
+      contractions *= g.filterSpatial[d];
+    contraction->setAttr(kDwContractionsAttrName,
+                         rewriter.getI64IntegerAttr(contractions));
     Value result = contraction.getResult(0);
     if (grouped)
       result = collapseDims(rewriter, loc, result, 1);

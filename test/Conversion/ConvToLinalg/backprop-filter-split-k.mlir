@@ -13,7 +13,7 @@
 // CHECK-DAG:       tensor.extract_slice %[[SH]][%[[P]], 0, 0, 0, 0] [1, 1, 1, 8, 16]
 // CHECK-DAG:       tensor.extract_slice %{{.*}}[%[[B]], 0, 0, 0] [2, 48, 48, 16]
 // CHECK-DAG:       tensor.extract_slice %{{.*}}[%[[B]], 0, 0, 0] [2, 48, 48, 8]
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<8x16xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<8x16xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[P]], 0, 0, 0, 0]
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>], iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x1x1x8x16xf32>) outs(%[[DW]] : tensor<1x1x8x16xf32>)
 // NOSPLIT-LABEL: func.func @split_k
@@ -67,7 +67,7 @@ func.func @large_dw(%x: tensor<4x48x48x256xf32>, %dy: tensor<4x48x48x128xf32>) -
 // CHECK-LABEL: func.func @fused_all
 // CHECK:         %[[PARTS:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x1x16xf32>)
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<2x48x48x3x3x1xf32>)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
 // CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x1x16xf32>)
 // NOSPLIT-LABEL: func.func @fused_all
 // NOSPLIT-NOT:     tensor<2x3x3x1x16xf32>

@@ -12,7 +12,7 @@
 // CHECK:             %[[G:.+]] = linalg.generic
 // CHECK-SAME:          indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
 // CHECK-SAME:          iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:          ins(%[[X]], %{{.*}} : tensor<2x5x5x8xf32>, tensor<2x5x5x16xf32>) outs(%[[T]] : tensor<8x16xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK-SAME:          ins(%[[X]], %{{.*}} : tensor<2x5x5x8xf32>, tensor<2x5x5x16xf32>) outs(%[[T]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
 // CHECK:               arith.mulf
 // CHECK:               arith.addf
 // CHECK:             scf.forall.in_parallel
@@ -99,7 +99,7 @@ func.func @empty_batch(%x: tensor<0x2x3x1xf32>, %dy: tensor<0x1x2x1xf32>) -> ten
 // CHECK:         %[[PC:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4, 5]] : tensor<1x4x4x3x3x1xf32> into tensor<1x4x4x9xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x1x8xf32> into tensor<9x8xf32>
 // CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
-// CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.role = "dw_tap"}
 // CHECK:         tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3]] output_shape [3, 3, 1, 8] : tensor<9x8xf32> into tensor<3x3x1x8xf32>
 func.func @tiny_channels_all_taps_fused(%x: tensor<1x6x6x1xf32>, %dy: tensor<1x4x4x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x6x6x1xf32>, tensor<1x4x4x8xf32> -> tensor<3x3x1x8xf32>
@@ -117,7 +117,7 @@ func.func @tiny_channels_all_taps_fused(%x: tensor<1x6x6x1xf32>, %dy: tensor<1x4
 // CHECK:           %[[X:.+]] = tensor.extract_slice %{{.*}}[0, %[[KH]], 0, 0] [1, 2, 10, 2] [1, 2, 1, 1]
 // CHECK:           linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2 * 2 + d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
 // CHECK-SAME:        ins(%[[X]] : tensor<1x2x10x2xf32>) outs(%{{.*}} : tensor<1x2x2x8x2xf32>)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x16xf32>, tensor<1x2x2x4xf32>) outs(%{{.*}} : tensor<16x4xf32>) attrs = {conv.role = "dw_tap"}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x16xf32>, tensor<1x2x2x4xf32>) outs(%{{.*}} : tensor<16x4xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[KH]], 0, 0, 0] [1, 8, 2, 4] [1, 1, 1, 1] : tensor<8x2x4xf32> into tensor<3x8x2x4xf32>
 func.func @tiny_channels_last_dim_fused(%x: tensor<1x5x11x2xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<3x8x2x4xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x5x11x2xf32>, tensor<1x2x2x4xf32> -> tensor<3x8x2x4xf32>

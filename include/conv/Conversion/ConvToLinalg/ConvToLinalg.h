@@ -20,6 +20,11 @@ constexpr llvm::StringLiteral kRoleAttrName = "conv.role";
 /// One filter tap of conv.backprop_filter: loops [(g,) ci, co, b, o...],
 /// reduction over b and o.
 constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
+/// On a dw_tap contraction: how many independent contractions (taps, or
+/// leading taps of the tiny-Cin lowering) the filter gradient has; 1 when
+/// it is a single contraction over the whole reduction (1x1 filters, all
+/// taps fused).
+constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
 /// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
 /// [b, o..., co, t..., ci], reduction over the taps t and ci.
 constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";

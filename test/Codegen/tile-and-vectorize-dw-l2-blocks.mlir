@@ -1,0 +1,35 @@
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s
+
+// Reduction blocks of a filter gradient with wide rows (64 + 256 channels:
+// 1280 bytes per position), L1 32 KiB, L2 512 KiB.
+
+// A 1x1 layer is one contraction over the whole reduction
+// (conv.dw_contractions = 1) with a whole dW (64 KiB, under a quarter of
+// the L2): half the L1 would hold only 12 positions (the accumulator tiles
+// would be reloaded every 12), so the block is sized for an eighth of the
+// L2: 48 positions (51 rounded to the reduction chunk, 8), which divide
+// the 96-long rows.
+// CHECK-LABEL: func.func @dw_1x1
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c48
+// CHECK:             scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:               scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK:                 scf.for %{{.*}} = %c0 to %c48 step %c8
+// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+func.func @dw_1x1(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> tensor<1x1x64x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x4x96x64xf32>, tensor<1x4x96x256xf32> -> tensor<1x1x64x256xf32>
+  return %dw : tensor<1x1x64x256xf32>
+}
+
+// -----
+
+// The same channels with a 3x3 filter (9 contractions): the blocks stay
+// sized for half the L1 (12 positions, rounded to 8, which divides 96).
+// CHECK-LABEL: func.func @dw_3x3
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c8
+// CHECK-NOT:       step %c48
+func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> tensor<3x3x64x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x96x64xf32>, tensor<1x4x96x256xf32> -> tensor<3x3x64x256xf32>
+  return %dw : tensor<3x3x64x256xf32>
+}

@@ -380,9 +380,33 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     int64_t columns = taps * cout;
 
     // KT[1..., ci, (m..., co)] = K[m..., co, ci]: a permuting copy of the
-    // kernel, collapsed.
+    // kernel, collapsed. Rows a multiple of 128 bytes long (ISTFT: 1024
+    // columns) would put a column tile's panel on one L1 cache set: the
+    // copy then gets `pad` extra entries of the first tap dimension (at
+    // least 64 bytes at the end of every row) and the GEMM reads the
+    // [ci, 0:columns) view.
+    int64_t rest = cout;
+    for (int64_t d = 1; d < n; ++d)
+      rest *= g.kernelSpatial[d];
+    int64_t elemBytes =
+        std::max<int64_t>(1, kType.getElementTypeBitWidth() / 8);
+    int64_t pad = 0;
+    if ((columns * elemBytes) % 128 == 0)
+      pad = (64 + rest * elemBytes - 1) / (rest * elemBytes);
+    if (pad > 0) {
+      SmallVector<OpFoldResult> low(n + 2, b.getIndexAttr(0)),
+          high(n + 2, b.getIndexAttr(0));
+      high[0] = b.getIndexAttr(pad);
+      SmallVector<int64_t> padded(kType.getShape());
+      padded[0] += pad;
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(kType.getElementType()));
+      kernel = tensor::PadOp::create(b, loc, kType.clone(padded), kernel, low,
+                                     high, zero);
+    }
     SmallVector<int64_t> ktShape{cin};
     ktShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    ktShape[1] += pad;
     ktShape.push_back(cout);
     SmallVector<AffineExpr> kE;
     for (int64_t d = 0; d < n; ++d)
@@ -409,6 +433,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> filterShape(n, 1);
     filterShape.append({cin, columns});
     kt = tensor::CollapseShapeOp::create(b, loc, kt, ktReassoc);
+    if (pad > 0)
+      kt = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({cin, columns}, kType.getElementType()),
+          kt, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(cin), b.getIndexAttr(columns)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     {
       // [ci, columns] -> [1..., ci, columns]: the unit dims join ci's group.
       SmallVector<ReassociationIndices> expand{{}, {n + 1}};

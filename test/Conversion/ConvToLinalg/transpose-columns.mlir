@@ -49,3 +49,20 @@ func.func @many_channels(%x: tensor<2x6x4xf32>, %k: tensor<4x8x4xf32>) -> tensor
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [1] : tensor<2x6x4xf32>, tensor<4x8x4xf32> -> tensor<2x12x8xf32>
   return %y : tensor<2x12x8xf32>
 }
+
+// A KT row of 32 columns x 4 bytes (a multiple of 128 bytes; ISTFT has
+// 1024): the kernel is padded with 16 taps (64 bytes per KT row) before the
+// copy, and the GEMM reads the [ci, 0:32) view of the padded KT, so that a
+// column tile's panel does not sit on one cache set.
+// CHECK-LABEL: func.func @padded_rows
+// CHECK:         %[[KP:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[16, 0, 0]
+// CHECK:           tensor<32x1x4xf32> to tensor<48x1x4xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[KP]] : tensor<48x1x4xf32>) outs(%{{.*}} : tensor<4x48x1xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<4x48x1xf32> into tensor<4x48xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0] [4, 32] [1, 1] : tensor<4x48xf32> to tensor<4x32xf32>
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [1, 4, 32] : tensor<4x32xf32> into tensor<1x4x32xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x4xf32>, tensor<1x4x32xf32>) outs(%{{.*}} : tensor<1x6x32xf32>) attrs = {conv.role = "transpose_phase"}
+func.func @padded_rows(%x: tensor<1x6x4xf32>, %k: tensor<32x1x4xf32>) -> tensor<1x72x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [8] dilation_rate = [1] : tensor<1x6x4xf32>, tensor<32x1x4xf32> -> tensor<1x72x1xf32>
+  return %y : tensor<1x72x1xf32>
+}

@@ -7,6 +7,12 @@
 // RUN: conv-run %s --entry nwc_bf16_dilated --check --seed 6 | FileCheck %s --check-prefix=BF16
 // RUN: conv-run %s --entry ndhwc_f16_strided_dilated --check --seed 7 | FileCheck %s --check-prefix=F16
 // RUN: conv-run %s --entry ndhwc_f16_strided_dilated --check --seed 7 --zero-insertion-transpose | FileCheck %s --check-prefix=F16
+// Columns lowering with padded KT rows (2-D: 4 x 8 taps x 2 channels = 64
+// columns, 256 bytes per row; 1-D ISTFT-like: 256 columns), 1 and 2 threads.
+// RUN: conv-run %s --entry columns_padded_2d --check --seed 8 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
+// Channels-first (relayouts around the channels-last kernel), 2 threads.
+// RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 | FileCheck %s --check-prefix=F64
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -40,4 +46,18 @@ func.func @ndhwc_f16_strided_dilated(%x: tensor<1x3x4x3x2xf16>, %k: tensor<2x3x2
          strides = [2, 2, 1] dilation_rate = [2, 1, 2] output_padding = [0, 1, 0]
          : tensor<1x3x4x3x2xf16>, tensor<2x3x2x3x2xf16> -> tensor<1x5x8x3x3xf16>
   return %y : tensor<1x5x8x3x3xf16>
+}
+
+func.func @columns_padded_2d(%x: tensor<2x5x6x8xf32>, %k: tensor<4x8x2x8xf32>) -> tensor<2x12x23x2xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 3] dilation_rate = [1, 1]
+         : tensor<2x5x6x8xf32>, tensor<4x8x2x8xf32> -> tensor<2x12x23x2xf32>
+  return %y : tensor<2x12x23x2xf32>
+}
+
+func.func @columns_padded_1d(%x: tensor<1x12x20xf32>, %k: tensor<256x1x20xf32>) -> tensor<1x960x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [64] dilation_rate = [1]
+         : tensor<1x12x20xf32>, tensor<256x1x20xf32> -> tensor<1x960x1xf32>
+  return %y : tensor<1x960x1xf32>
 }

@@ -8,6 +8,7 @@
 
 #include "conv/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -92,6 +93,54 @@ struct ZeroDTransferWriteToStore
   }
 };
 
+/// A transfer_read on a memref whose every use extracts one scalar (the
+/// broadcast operand of the outer products of a register tile: x[p, ci..ci+R)
+/// for a filter gradient) becomes one scalar load per extracted element.
+/// Loaded as a vector, a row of 6 floats is split into 4 + 2 lanes; LLVM
+/// then broadcasts the last two from a register (a load, a shuffle and
+/// two broadcasts, and on AVX2 a spill of the 16-register tile) instead of
+/// broadcasting each scalar straight from memory.
+struct ScalarExtractsOfTransferReadToLoads
+    : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    auto memrefType = dyn_cast<MemRefType>(op.getBase().getType());
+    int64_t rank = type.getRank();
+    if (!memrefType || op.getMask() || rank == 0 || op->use_empty() ||
+        !op.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    SmallVector<vector::ExtractOp> extracts;
+    for (Operation *user : op->getUsers()) {
+      auto extract = dyn_cast<vector::ExtractOp>(user);
+      if (!extract || extract.getSource() != op.getResult() ||
+          isa<VectorType>(extract.getType()) ||
+          !extract.getDynamicPosition().empty())
+        return failure();
+      extracts.push_back(extract);
+    }
+    Location loc = op.getLoc();
+    int64_t first = memrefType.getRank() - rank;
+    for (vector::ExtractOp extract : extracts) {
+      rewriter.setInsertionPoint(extract);
+      SmallVector<Value> indices(op.getIndices());
+      for (auto [d, pos] : llvm::enumerate(extract.getStaticPosition())) {
+        if (pos == 0)
+          continue;
+        Value offset = arith::ConstantIndexOp::create(rewriter, loc, pos);
+        indices[first + d] = arith::AddIOp::create(
+            rewriter, loc, indices[first + d], offset);
+      }
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(extract, op.getBase(),
+                                                  indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
   void runOnOperation() override {
@@ -109,6 +158,9 @@ struct LowerVectors
           vector::populateVectorContractLoweringPatterns(
               p, vector::VectorContractLowering::OuterProduct);
           vector::populateVectorOuterProductLoweringPatterns(p);
+        })) ||
+        failed(apply([](RewritePatternSet &p) {
+          p.add<ScalarExtractsOfTransferReadToLoads>(p.getContext());
         })) ||
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorTransferPermutationMapLoweringPatterns(p);

@@ -118,10 +118,16 @@ def ConvCPULowerVectorsPass
   let description = [{
     After bufferization: drops leading unit vector dimensions, lowers
     `vector.contract` to outer products and those to `vector.fma`, then
-    lowers transfers (rank 1), shape casts and broadcasts. The groups are
-    applied one after the other (one combined greedy set ping-pongs).
+    turns reads whose every use extracts a scalar (the broadcast operand of
+    the outer products) into scalar loads, then lowers transfers (rank 1),
+    shape casts and broadcasts. The groups are applied one after the other
+    (one combined greedy set ping-pongs).
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect"];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect",
+  ];
 }
 
 def ConvCPUExpandStridedCopiesPass

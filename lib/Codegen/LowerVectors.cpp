@@ -13,6 +13,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::conv {
@@ -112,13 +113,34 @@ struct ScalarExtractsOfTransferReadToLoads
         !op.getPermutationMap().isMinorIdentity() ||
         llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
       return failure();
+    // Every use a static scalar extract in the same block, with nothing
+    // that may write memory between the read and it (the loads move to
+    // the extracts).
+    auto mayWrite = [](Operation &o) {
+      if (isMemoryEffectFree(&o))
+        return false;
+      auto iface = dyn_cast<MemoryEffectOpInterface>(o);
+      if (!iface)
+        return true;
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      return llvm::any_of(effects, [](const auto &e) {
+        return !isa<MemoryEffects::Read>(e.getEffect());
+      });
+    };
     SmallVector<vector::ExtractOp> extracts;
     for (Operation *user : op->getUsers()) {
       auto extract = dyn_cast<vector::ExtractOp>(user);
       if (!extract || extract.getSource() != op.getResult() ||
           isa<VectorType>(extract.getType()) ||
-          !extract.getDynamicPosition().empty())
+          !extract.getDynamicPosition().empty() ||
+          extract->getBlock() != op->getBlock() ||
+          !op->isBeforeInBlock(extract))
         return failure();
+      for (Operation &o : llvm::make_range(std::next(op->getIterator()),
+                                           extract->getIterator()))
+        if (mayWrite(o))
+          return failure();
       extracts.push_back(extract);
     }
     Location loc = op.getLoc();

@@ -60,8 +60,9 @@ void *allocate(size_t alignment, size_t size) {
       return payload;
     }
   }
-  // The header sits in the `a` bytes before the payload.
-  void *raw = std::aligned_alloc(a, a + capacity);
+  // The header sits in the `a` bytes before the payload; aligned_alloc
+  // wants a multiple of the alignment.
+  void *raw = std::aligned_alloc(a, (a + capacity + a - 1) / a * a);
   if (!raw)
     return nullptr;
   void *payload = static_cast<char *>(raw) + a;

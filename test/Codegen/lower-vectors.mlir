@@ -50,3 +50,17 @@ func.func @vector_use(%x: memref<16x64xf32>, %i: index) -> (vector<8xf32>, f32) 
   %e = vector.extract %a[3] : f32 from vector<8xf32>
   return %a, %e : vector<8xf32>, f32
 }
+
+// A store between the read and an extract: the scalar would be loaded after
+// the store, so the read stays.
+// CHECK-LABEL: func.func @store_between
+// CHECK:         vector.load
+// CHECK:         memref.store
+// CHECK-NOT:     memref.load
+func.func @store_between(%x: memref<16x64xf32>, %i: index, %v: f32) -> f32 {
+  %pad = arith.constant 0.0 : f32
+  %a = vector.transfer_read %x[%i, %i], %pad {in_bounds = [true]} : memref<16x64xf32>, vector<8xf32>
+  memref.store %v, %x[%i, %i] : memref<16x64xf32>
+  %e = vector.extract %a[0] : f32 from vector<8xf32>
+  return %e : f32
+}

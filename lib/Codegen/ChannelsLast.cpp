@@ -39,38 +39,24 @@ SmallVector<int64_t> layoutPermutation(int64_t rank, bool toLast) {
   return perm;
 }
 
-/// linalg.transpose of `value` by `perm`, tagged as a relayout.
-Value relayout(PatternRewriter &rewriter, Location loc, Value value,
-               ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-  auto op = linalg::TransposeOp::create(rewriter, loc, value, init, perm);
-  op->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleRelayout));
-  return op->getResult(0);
-}
-
+/// `type` with its dimensions permuted by `perm`.
 RankedTensorType permutedType(RankedTensorType type, ArrayRef<int64_t> perm) {
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(type.getDimSize(p));
-  return RankedTensorType::get(shape, type.getElementType());
+  return type.clone(shape);
 }
 
-TFDataFormat channelsLastFormat(TFDataFormat format) {
-  switch (format) {
-  case TFDataFormat::NCW:
-    return TFDataFormat::NWC;
-  case TFDataFormat::NCHW:
-    return TFDataFormat::NHWC;
-  case TFDataFormat::NCDHW:
-    return TFDataFormat::NDHWC;
-  default:
-    return format;
-  }
+/// linalg.transpose of `value` by `perm`, tagged as a relayout.
+Value relayout(PatternRewriter &rewriter, Location loc, Value value,
+               ArrayRef<int64_t> perm) {
+  RankedTensorType type =
+      permutedType(cast<RankedTensorType>(value.getType()), perm);
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  auto op = linalg::TransposeOp::create(rewriter, loc, value, init, perm);
+  op->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleRelayout));
+  return op->getResult(0);
 }
 
 struct BackpropFilterToChannelsLast
@@ -80,8 +66,7 @@ struct BackpropFilterToChannelsLast
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
     TFDataFormat format = op.getDataFormat();
-    TFDataFormat last = channelsLastFormat(format);
-    if (last == format)
+    if (getLayout(format) == convgen::DataLayout::ChannelsLast)
       return rewriter.notifyMatchFailure(op, "already channels last");
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     auto dyType = cast<RankedTensorType>(op.getOutBackprop().getType());
@@ -92,7 +77,8 @@ struct BackpropFilterToChannelsLast
     Value x = relayout(rewriter, loc, op.getInput(), perm);
     Value dy = relayout(rewriter, loc, op.getOutBackprop(), perm);
     auto lastOp = cast<BackpropFilterOp>(rewriter.clone(*op));
-    lastOp.setDataFormat(last);
+    lastOp.setDataFormat(getTFDataFormat(convgen::DataLayout::ChannelsLast,
+                                         getNumSpatialDims(format)));
     lastOp->setOperands({x, dy});
     rewriter.replaceOp(op, lastOp->getResults());
     return success();

@@ -391,17 +391,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       Value start = affine::makeComposedAffineApply(
           rewriter, loc, rewriter.getAffineDimExpr(0) * per, {OpFoldResult(p)});
       auto batchSlice = [&](Value v) -> Value {
-        auto type = cast<RankedTensorType>(v.getType());
-        SmallVector<OpFoldResult> offsets(type.getRank(),
-                                          rewriter.getIndexAttr(0)),
-            sizes, strides(type.getRank(), rewriter.getIndexAttr(1));
-        SmallVector<int64_t> shape(type.getShape());
-        shape[0] = per;
-        for (int64_t d : shape)
-          sizes.push_back(rewriter.getIndexAttr(d));
-        offsets[0] = start;
-        return tensor::ExtractSliceOp::create(rewriter, loc, type.clone(shape),
-                                              v, offsets, sizes, strides);
+        return extractDimSlice(rewriter, loc, v, 0, start, per).value;
       };
       SmallVector<OpFoldResult> pOffsets(rank + 1, rewriter.getIndexAttr(0)),
           pSizes{rewriter.getIndexAttr(1)},
@@ -555,18 +545,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         gb.batch = size;
       }
       auto slice = [&](Value v, OpFoldResult offset, int64_t len) -> Value {
-        auto type = cast<RankedTensorType>(v.getType());
-        int64_t rank = type.getRank();
-        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-        SmallVector<int64_t> shape(type.getShape());
-        shape[wdim] = len;
-        for (int64_t d : shape)
-          sizes.push_back(rewriter.getIndexAttr(d));
-        offsets[wdim] = offset;
-        return tensor::ExtractSliceOp::create(rewriter, loc,
-                                              type.clone(shape), v, offsets,
-                                              sizes, strides);
+        return extractDimSlice(rewriter, loc, v, wdim, offset, len).value;
       };
       return std::make_pair(slice(window, winPos, winSize),
                             slice(dy, pos, size));

@@ -470,16 +470,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // The input item `item`, accumulated into `acc` at batch index `outItem`.
     auto perItem = [&](OpBuilder &nb, Location nl, OpFoldResult item,
                        OpFoldResult outItem, Value acc) -> Value {
-      SmallVector<OpFoldResult> xOffsets(rank, nb.getIndexAttr(0)), xSizes,
-          xStrides(rank, nb.getIndexAttr(1));
-      xOffsets[0] = item;
-      SmallVector<int64_t> xShape(inType.getShape());
-      xShape[0] = 1;
-      for (int64_t d : xShape)
-        xSizes.push_back(nb.getIndexAttr(d));
-      Value x = tensor::ExtractSliceOp::create(nb, nl, inType.clone(xShape),
-                                               input, xOffsets, xSizes,
-                                               xStrides);
+      Value x = extractDimSlice(nb, nl, input, 0, item, 1).value;
       Value y = createZeros(nb, nl, yShape, accType);
       y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y, ones);
       Value ys = tensor::ExpandShapeOp::create(
@@ -546,19 +537,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     b.setInsertionPointToStart(forall.getBody());
     Value iv = forall.getInductionVars()[0];
     Value shared = forall.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
-        strides(rank, b.getIndexAttr(1));
-    offsets[0] = iv;
-    SmallVector<int64_t> itemShape(outType.getShape());
-    itemShape[0] = 1;
-    for (int64_t d : itemShape)
-      sizes.push_back(b.getIndexAttr(d));
-    Value item = tensor::ExtractSliceOp::create(
-        b, loc, outType.clone(itemShape), shared, offsets, sizes, strides);
-    Value result = perItem(b, loc, iv, b.getIndexAttr(0), item);
+    DimSlice item = extractDimSlice(b, loc, shared, 0, iv, 1);
+    Value result = perItem(b, loc, iv, b.getIndexAttr(0), item.value);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, offsets,
-                                          sizes, strides);
+    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, item.offsets,
+                                          item.sizes, item.strides);
     return forall.getResult(0);
   }
 

@@ -21,6 +21,17 @@ Value createZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// already matches.
 Value castElements(OpBuilder &b, Location loc, Value tensor, Type elementType);
 
+/// A slice of a tensor along one dimension, whole along the others, with
+/// the offsets, sizes and strides that made it (for the matching insert).
+struct DimSlice {
+  Value value;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+
+/// v[..., offset : offset + size, ...] along dimension `dim`.
+DimSlice extractDimSlice(OpBuilder &b, Location loc, Value v, int64_t dim,
+                         OpFoldResult offset, int64_t size);
+
 /// Positions of batch / channel / spatial dimensions of an activation tensor.
 int64_t channelDim(convgen::DataLayout layout, int64_t numSpatialDims);
 int64_t spatialDim(convgen::DataLayout layout, int64_t dim);

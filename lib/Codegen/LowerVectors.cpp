@@ -13,6 +13,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -163,19 +164,197 @@ struct ScalarExtractsOfTransferReadToLoads
   }
 };
 
+/// Native vector elements of `type` for vectors of `bits` (0 if none).
+int64_t nativeLanes(Type type, unsigned bits) {
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (!vectorType || vectorType.getRank() < 1 || vectorType.isScalable() ||
+      !vectorType.getElementType().isIntOrFloat())
+    return 0;
+  return bits / vectorType.getElementType().getIntOrFloatBitWidth();
+}
+
+/// Whether a register tile `vector<... x C>` is split into native-width
+/// column pieces: C is a multiple of the native width whose number of
+/// native vectors is not a power of two (LLVM widens those types to the
+/// next power of two and builds their broadcasts lane by lane).
+bool splitsColumns(Type type, unsigned bits) {
+  int64_t lanes = nativeLanes(type, bits);
+  if (lanes < 1)
+    return false;
+  int64_t cols = cast<VectorType>(type).getShape().back();
+  return cols > lanes && cols % lanes == 0 &&
+         !llvm::isPowerOf2_64(static_cast<uint64_t>(cols / lanes));
+}
+
+/// Column pieces of `value` (offsets along the last dimension).
+SmallVector<Value> extractColumnPieces(OpBuilder &b, Location loc, Value value,
+                                       int64_t lanes) {
+  auto type = cast<VectorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> sizes(type.getShape()), strides(rank, 1);
+  sizes.back() = lanes;
+  SmallVector<Value> pieces;
+  for (int64_t c = 0; c < type.getShape().back(); c += lanes) {
+    SmallVector<int64_t> offsets(rank, 0);
+    offsets.back() = c;
+    pieces.push_back(vector::ExtractStridedSliceOp::create(
+        b, loc, value, offsets, sizes, strides));
+  }
+  return pieces;
+}
+
+/// The value of `type` made of its column pieces.
+Value assembleColumnPieces(OpBuilder &b, Location loc, VectorType type,
+                           ValueRange pieces) {
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  Value result = ub::PoisonOp::create(b, loc, type);
+  int64_t lanes = type.getShape().back() / static_cast<int64_t>(pieces.size());
+  for (auto [i, piece] : llvm::enumerate(pieces)) {
+    SmallVector<int64_t> offsets(rank, 0);
+    offsets.back() = static_cast<int64_t>(i) * lanes;
+    result = vector::InsertStridedSliceOp::create(b, loc, piece, result,
+                                                  offsets, strides);
+  }
+  return result;
+}
+
+/// An scf.for carrying a register tile whose columns are split (see
+/// splitsColumns) carries its column pieces instead; the body and the
+/// users see the reassembled tile, which folds away once the contraction
+/// and the reads are unrolled into the same pieces.
+struct SplitLoopCarriedColumns : public OpRewritePattern<scf::ForOp> {
+  SplitLoopCarriedColumns(MLIRContext *ctx, unsigned bits)
+      : OpRewritePattern(ctx), bits(bits) {}
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    if (llvm::none_of(loop.getInitArgs(), [&](Value v) {
+          return splitsColumns(v.getType(), bits);
+        }))
+      return failure();
+    Location loc = loop.getLoc();
+    SmallVector<Value> inits;
+    SmallVector<int64_t> counts;
+    for (Value init : loop.getInitArgs()) {
+      if (!splitsColumns(init.getType(), bits)) {
+        inits.push_back(init);
+        counts.push_back(1);
+        continue;
+      }
+      SmallVector<Value> pieces = extractColumnPieces(
+          rewriter, loc, init, nativeLanes(init.getType(), bits));
+      counts.push_back(static_cast<int64_t>(pieces.size()));
+      llvm::append_range(inits, pieces);
+    }
+    auto newLoop =
+        scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), inits);
+    newLoop->setAttrs(loop->getAttrs());
+    Block *body = newLoop.getBody();
+    // (The builder adds a terminator only to loops without results.)
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    SmallVector<Value> argValues{newLoop.getInductionVar()};
+    int64_t next = 0;
+    for (auto [init, count] : llvm::zip(loop.getInitArgs(), counts)) {
+      ValueRange args = newLoop.getRegionIterArgs().slice(next, count);
+      next += count;
+      argValues.push_back(count == 1 ? args.front()
+                                     : assembleColumnPieces(
+                                           rewriter, loc,
+                                           cast<VectorType>(init.getType()),
+                                           args));
+    }
+    rewriter.mergeBlocks(loop.getBody(), body, argValues);
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded;
+    for (auto [value, count] : llvm::zip(yield.getOperands(), counts)) {
+      if (count == 1)
+        yielded.push_back(value);
+      else
+        llvm::append_range(
+            yielded, extractColumnPieces(rewriter, loc, value,
+                                         nativeLanes(value.getType(), bits)));
+    }
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+    rewriter.setInsertionPointAfter(newLoop);
+    SmallVector<Value> results;
+    next = 0;
+    for (auto [result, count] : llvm::zip(loop.getResults(), counts)) {
+      ValueRange pieces = newLoop.getResults().slice(next, count);
+      next += count;
+      results.push_back(count == 1 ? pieces.front()
+                                   : assembleColumnPieces(
+                                         rewriter, loc,
+                                         cast<VectorType>(result.getType()),
+                                         pieces));
+    }
+    rewriter.replaceOp(loop, results);
+    return success();
+  }
+  unsigned bits;
+};
+
+/// Native shapes for the column split: contractions and reads of split
+/// tiles are unrolled into native-width column pieces.
+std::optional<SmallVector<int64_t>> columnPieceShape(Operation *op,
+                                                     unsigned bits) {
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    if (!splitsColumns(contract.getAccType(), bits))
+      return std::nullopt;
+    AffineMap accMap = contract.getIndexingMapsArray()[2];
+    auto column = dyn_cast<AffineDimExpr>(accMap.getResults().back());
+    std::optional<SmallVector<int64_t>> shape = contract.getShapeForUnroll();
+    if (!column || !shape)
+      return std::nullopt;
+    (*shape)[column.getPosition()] = nativeLanes(contract.getAccType(), bits);
+    return shape;
+  }
+  // Reads, broadcasts, transposes and elementwise ops (the outer products
+  // of a one-step reduction chunk) by their result.
+  if (!isa<vector::TransferReadOp, vector::BroadcastOp, vector::TransposeOp>(
+          op) &&
+      !OpTrait::hasElementwiseMappableTraits(op))
+    return std::nullopt;
+  if (op->getNumResults() != 1 || !splitsColumns(op->getResult(0).getType(), bits))
+    return std::nullopt;
+  auto type = cast<VectorType>(op->getResult(0).getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() = nativeLanes(type, bits);
+  return shape;
+}
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    unsigned bits =
+        vectorBits ? unsigned(vectorBits) : conv::HostVectorInfo::detect().vectorBits;
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(ctx);
       populate(patterns);
       return applyPatternsGreedily(getOperation(), std::move(patterns));
     };
-    if (failed(apply([](RewritePatternSet &p) {
+    if (failed(apply([&](RewritePatternSet &p) {
+          p.add<SplitLoopCarriedColumns>(p.getContext(), bits);
+          vector::UnrollVectorOptions options;
+          options.setNativeShapeFn([bits](Operation *op) {
+            return columnPieceShape(op, bits);
+          });
+          vector::populateVectorUnrollPatterns(p, options);
+          vector::ExtractStridedSliceOp::getCanonicalizationPatterns(
+              p, p.getContext());
+          vector::InsertStridedSliceOp::getCanonicalizationPatterns(
+              p, p.getContext());
+        })) ||
+        failed(apply([](RewritePatternSet &p) {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
           p.add<TransposedBroadcastToRowBroadcasts>(p.getContext());
         })) ||
+
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorContractLoweringPatterns(
               p, vector::VectorContractLowering::OuterProduct);

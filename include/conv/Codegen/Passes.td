@@ -122,10 +122,22 @@ def ConvCPULowerVectorsPass
     the outer products) into scalar loads, then lowers transfers (rank 1),
     shape casts and broadcasts. The groups are applied one after the other
     (one combined greedy set ping-pongs).
+
+    Register tiles whose columns are a number of native vectors that is not
+    a power of two (`vector<4x24xf32>` with 8-lane vectors) are first split
+    into native-width column pieces: the loop-carried accumulators, the
+    contractions and the reads. LLVM widens a `<24 x float>` to
+    `<32 x float>` and assembles its broadcasts lane by lane.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "Native vector width in bits for the column split (0: the host's)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -35,8 +35,15 @@ func.func @dw_tap(%x: tensor<2x16x16x20xf32>, %dy: tensor<2x16x16x32xf32>) -> te
 // channels; the taps and the input channels (one per step) are inner
 // reduction loops. Unit dimensions fold, so the tap offsets become read
 // offsets and each step is a rank-1 update of the 6x16 accumulator tile.
+// The phases partition the output, so each starts from a zero fill of its
+// slice; the fill is fused into the row tiles (a vector of zeros written to
+// the row just before its register tiles accumulate into it), not run over
+// the whole output beforehand.
 // CHECK-LABEL: func.func @transpose_phase
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK-NOT:     linalg.fill
 // CHECK:         scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK:           vector.transfer_write %[[Z]], %{{.*}} : vector<6x16xf32>, tensor<1x1x6x16xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1

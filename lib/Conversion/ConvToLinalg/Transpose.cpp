@@ -671,6 +671,24 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         segs.push_back({r, r + 1});
       }
 
+    // When the phases partition the output (every output position belongs
+    // to a phase with taps: a kernel at least as long as the stride), every
+    // output is written by exactly one phase correlation. The output then
+    // needs no zero fill of its own: each phase starts from a zero fill of
+    // its slice, which the tiling fuses into its tiles, so the correlation
+    // does not read its accumulators back from memory.
+    bool partitioned = true;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t covered = 0;
+      for (const Phase1D &p : phases[d])
+        if (p.numTaps > 0)
+          covered += p.outCount;
+      partitioned &= covered == g.outSpatial[d];
+    }
+    if (partitioned)
+      out = tensor::EmptyOp::create(
+          b, loc, cast<RankedTensorType>(out.getType()).getShape(), accType);
+
     Value kernel = op.getKernel();
     auto kType = cast<RankedTensorType>(kernel.getType());
     auto outType = cast<RankedTensorType>(out.getType());
@@ -749,6 +767,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           Value init = tensor::ExtractSliceOp::create(
               nb, nl, outType.clone(slice.shape), acc, slice.offsets,
               slice.sizes, slice.strides);
+          if (partitioned) {
+            Value zero = arith::ConstantOp::create(nb, nl,
+                                                   nb.getZeroAttr(accType));
+            init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
+          }
           Value phase =
               createCorrelation(nb, nl, g.layout, window, src, gatherOffset,
                                 gatherStep, numTaps, init, dil);

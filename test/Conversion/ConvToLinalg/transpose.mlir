@@ -4,23 +4,30 @@
 // k = 3, stride 2, same (crop 0): 2 x 2 phases with 2x2, 2x1, 1x2, 1x1
 // reversed sub-kernels, each a dense stride-1 correlation (a linalg.generic
 // with loops [b, oh, ow, co, th, tw, ci]) accumulating straight into a
-// stride-2 slice of the output at offsets (0|1, 0|1).
+// stride-2 slice of the output at offsets (0|1, 0|1). Every phase has taps,
+// so the phases partition the output: it is not zero-filled as a whole;
+// each phase starts from a zero fill of its own slice instead.
 // CHECK-LABEL: func.func @phases_k3_s2
-// CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x8x8x5xf32>)
 // CHECK:         %[[W0:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 0, 0]
+// CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<1x8x8x5xf32>
+// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
 // CHECK:         %[[S0:.+]] = tensor.extract_slice %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
+// CHECK:         %[[F0:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S0]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
 // CHECK:         %[[P0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[S0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[F0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:         %[[I0:.+]] = tensor.insert_slice %[[P0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[S1:.+]] = tensor.extract_slice %[[I0]][0, 0, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P1:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x5x4x3xf32>, tensor<2x1x3x5xf32>) outs(%[[S1]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[F1:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S1]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[P1:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x5x4x3xf32>, tensor<2x1x3x5xf32>) outs(%[[F1]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I1:.+]] = tensor.insert_slice %[[P1]] into %[[I0]][0, 0, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[S2:.+]] = tensor.extract_slice %[[I1]][0, 1, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P2:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x5x3xf32>, tensor<1x2x3x5xf32>) outs(%[[S2]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[F2:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S2]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[P2:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x5x3xf32>, tensor<1x2x3x5xf32>) outs(%[[F2]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I2:.+]] = tensor.insert_slice %[[P2]] into %[[I1]][0, 1, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[S3:.+]] = tensor.extract_slice %[[I2]][0, 1, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
-// CHECK:         %[[P3:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S3]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[F3:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S3]] : tensor<1x4x4x5xf32>)
+// CHECK:         %[[P3:.+]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x3xf32>, tensor<1x1x3x5xf32>) outs(%[[F3]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[I3:.+]] = tensor.insert_slice %[[P3]] into %[[I2]][0, 1, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         return %[[I3]]
 
@@ -43,11 +50,13 @@ func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> ten
 // -----
 
 // Stride 3 > k = 2 (valid, 1-D NCW): phase 2 has no tap and stays zero:
-// nothing is multiplied by an inserted zero. Phases 0 and 1 have the same
+// nothing is multiplied by an inserted zero. (The output is zero-filled as
+// a whole: the phases do not cover it.) Phases 0 and 1 have the same
 // shape (one tap, 4 outputs) and differ only in their tap (m = r) and
 // output offset (r), so they are one contraction in an scf.for over r.
 // CHECK-LABEL: func.func @empty_phase
-// CHECK:         scf.for %[[R:.+]] = %c0 to %c2 step %c1
+// CHECK:         %[[Z:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3x12xf32>)
+// CHECK:         scf.for %[[R:.+]] = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[Z]])
 // CHECK:           tensor.extract_slice %arg1[%[[R]], 0, 0] [1, 3, 2] [3, 1, 1]
 // CHECK:           tensor.extract_slice %{{.*}}[0, 0, %[[R]]] [1, 3, 4] [1, 1, 3]
 // CHECK-COUNT-1:   conv.role = "transpose_phase"

@@ -126,6 +126,7 @@ private:
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
+  LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
   int64_t threadCount() const;
   HostVectorInfo host;
 };
@@ -575,6 +576,27 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   return success();
 }
 
+/// A row add (out += y on contiguous rows, the columns lowering): one row
+/// at a time, in chunks of two vectors (the last, partial chunk peeled).
+LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
+                                           linalg::GenericOp op) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = outType.getRank();
+  if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
+    return failure();
+  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
+  int64_t lanes = std::max<int64_t>(
+      1, bits / std::max<int64_t>(8, outType.getElementTypeBitWidth()));
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes.back() = 2 * lanes;
+  auto tiled = tile(rewriter, op, sizes);
+  if (failed(tiled))
+    return failure();
+  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, tiled->loops);
+  return success();
+}
+
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
@@ -613,11 +635,16 @@ void TileAndVectorize::runOnOperation() {
   for (linalg::TransposeOp op : relayouts)
     (void)tileRelayout(rewriter, op);
 
-  SmallVector<linalg::GenericOp> roots;
+  SmallVector<linalg::GenericOp> roots, rowAdds;
   func.walk([&](linalg::GenericOp op) {
-    if (op->hasAttr(kRoleAttrName))
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+    if (role && role.getValue() == kRoleRowAdd)
+      rowAdds.push_back(op);
+    else if (role)
       roots.push_back(op);
   });
+  for (linalg::GenericOp op : rowAdds)
+    (void)tileRowAdd(rewriter, op);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;

@@ -102,3 +102,22 @@ func.func @transpose_columns_outside_rows(%x: tensor<1x12x12x8xf32>, %k: tensor<
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x12x12x8xf32>, tensor<2x2x32x8xf32> -> tensor<1x24x24x32xf32>
   return %y : tensor<1x24x24x32xf32>
 }
+
+// -----
+
+// Columns lowering (3 output channels, 11 taps: 33 columns): the kernel
+// relayout is tiled into 8 x 8 vector.transpose squares, and each input
+// column's row add (33 contiguous values) runs as two 16-lane vector adds
+// and a peeled scalar one, inside the in-order loop over the 20 columns.
+// CHECK-LABEL: func.func @row_adds
+// CHECK:         vector.transpose %{{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c20 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x33xf32>, vector<16xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x33xf32>, vector<16xf32>
+// CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : f32
+func.func @row_adds(%x: tensor<1x20x8xf32>, %k: tensor<11x3x8xf32>) -> tensor<1x87x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [4] dilation_rate = [1] : tensor<1x20x8xf32>, tensor<11x3x8xf32> -> tensor<1x87x3xf32>
+  return %y : tensor<1x87x3xf32>
+}

@@ -404,78 +404,140 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       kernel = tensor::PadOp::create(b, loc, kType.clone(padded), kernel, low,
                                      high, zero);
     }
-    SmallVector<int64_t> ktShape{cin};
-    ktShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
-    ktShape[1] += pad;
-    ktShape.push_back(cout);
-    SmallVector<AffineExpr> kE;
-    for (int64_t d = 0; d < n; ++d)
-      kE.push_back(getAffineDimExpr(1 + d, ctx));
-    kE.push_back(getAffineDimExpr(n + 1, ctx));
-    kE.push_back(getAffineDimExpr(0, ctx));
-    SmallVector<AffineMap> kMaps = {
-        AffineMap::get(n + 2, 0, kE, ctx),
-        AffineMap::getMultiDimIdentityMap(n + 2, ctx)};
-    Value ktInit =
-        tensor::EmptyOp::create(b, loc, ktShape, kType.getElementType());
-    Value kt = linalg::GenericOp::create(
-                   b, loc, TypeRange{ktInit.getType()}, ValueRange{kernel},
-                   ValueRange{ktInit}, kMaps,
-                   SmallVector<utils::IteratorType>(
-                       n + 2, utils::IteratorType::parallel),
-                   [](OpBuilder &nb, Location nl, ValueRange args) {
-                     linalg::YieldOp::create(nb, nl, args[0]);
-                   })
-                   .getResult(0);
-    SmallVector<ReassociationIndices> ktReassoc{{0}, {}};
-    for (int64_t i = 1; i <= n + 1; ++i)
-      ktReassoc.back().push_back(i);
-    SmallVector<int64_t> filterShape(n, 1);
-    filterShape.append({cin, columns});
-    kt = tensor::CollapseShapeOp::create(b, loc, kt, ktReassoc);
+    // K[m..., co, ci] is the row-major matrix [(m..., co), ci], so KT is
+    // its 2-D transpose: a linalg.transpose tagged as a relayout, which the
+    // tiling vectorizes in lanes x lanes squares.
+    int64_t paddedColumns = (g.kernelSpatial[0] + pad) * rest;
+    SmallVector<ReassociationIndices> kCollapse{{}, {n + 1}};
+    for (int64_t i = 0; i <= n; ++i)
+      kCollapse[0].push_back(i);
+    Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
+    Value ktInit = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{cin, paddedColumns}, kType.getElementType());
+    auto transposeOp = linalg::TransposeOp::create(
+        b, loc, kMatrix, ktInit, ArrayRef<int64_t>{1, 0});
+    transposeOp->setAttr(kRoleAttrName, b.getStringAttr(kRoleRelayout));
+    Value kt = transposeOp->getResult(0);
+    // The GEMM runs over the item's pixels flattened (one register-tile
+    // row remainder per item, not one per input row): a 1-D 1x1
+    // correlation with the kernel as [1, ci, columns].
+    SmallVector<int64_t> filterShape{1, cin, columns};
     if (pad > 0)
       kt = tensor::ExtractSliceOp::create(
           b, loc, RankedTensorType::get({cin, columns}, kType.getElementType()),
           kt, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
           ArrayRef<OpFoldResult>{b.getIndexAttr(cin), b.getIndexAttr(columns)},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-    {
-      // [ci, columns] -> [1..., ci, columns]: the unit dims join ci's group.
-      SmallVector<ReassociationIndices> expand{{}, {n + 1}};
-      for (int64_t i = 0; i <= n; ++i)
-        expand[0].push_back(i);
-      kt = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get(filterShape, kType.getElementType()),
-          kt, expand);
-    }
+    kt = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(filterShape, kType.getElementType()), kt,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}});
 
     SmallVector<SmallVector<TapSegment>> segments = tapSegments(g);
-    SmallVector<int64_t> ones(n, 1);
-    SmallVector<int64_t> yShape{1};
-    yShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
-    yShape.push_back(columns);
+    // Row adds (along the last spatial dimension, dilation 1): the input
+    // columns [jLo, jHi) whose k taps all land in the output add their
+    // k*Cout values as one contiguous row; the taps of the other columns
+    // (the borders) go tap by tap.
+    int64_t last = n - 1;
+    int64_t kL = g.kernelSpatial[last], sL = g.strides[last];
+    int64_t cropL = g.cropBefore[last];
+    auto floorDiv = [](int64_t a, int64_t b) {
+      return a >= 0 ? a / b : -((-a + b - 1) / b);
+    };
+    int64_t jLo = std::max<int64_t>(0, -floorDiv(-cropL, sL));
+    int64_t jHi = std::min<int64_t>(
+        g.inputSpatial[last],
+        floorDiv(g.outSpatial[last] - kL + cropL, sL) + 1);
+    bool rowAdds = g.dilations[last] == 1 && kL > 1 && jHi > jLo;
+    int64_t rowLength = kL * cout;
+    SmallVector<SmallVector<TapSegment>> leftSegments, rightSegments,
+        rowSegments;
+    if (rowAdds) {
+      // Per tap of the last dimension, its rows left of jLo and right of
+      // jHi; consecutive taps with the same rows form one segment.
+      auto border = [&](bool left) {
+        SmallVector<TapSegment> segs;
+        for (int64_t m = 0; m < kL; ++m) {
+          TapRange1D r = computeTapRange(m, g.inputSpatial[last], sL, 1,
+                                         cropL, g.outSpatial[last]);
+          int64_t lo = r.lo, hi = r.lo + r.count;
+          if (left)
+            hi = std::min(hi, jLo);
+          else
+            lo = std::max(lo, jHi);
+          TapRange1D part;
+          if (hi > lo) {
+            part.lo = lo;
+            part.count = hi - lo;
+            part.outOffset = lo * sL + m - cropL;
+          }
+          if (!segs.empty() && segs.back().mEnd == m &&
+              segs.back().range.lo == part.lo &&
+              segs.back().range.count == part.count)
+            segs.back().mEnd = m + 1;
+          else
+            segs.push_back({m, m + 1, part});
+        }
+        SmallVector<SmallVector<TapSegment>> all(segments);
+        all[last] = segs;
+        return all;
+      };
+      leftSegments = border(/*left=*/true);
+      rightSegments = border(/*left=*/false);
+      rowSegments = segments;
+      TapRange1D interior;
+      interior.lo = jLo;
+      interior.count = jHi - jLo;
+      interior.outOffset = jLo * sL - cropL;
+      rowSegments[last] = {TapSegment{0, 1, interior}};
+    }
+    int64_t pixels = 1;
+    for (int64_t d = 0; d < n; ++d)
+      pixels *= g.inputSpatial[d];
+    SmallVector<int64_t> yShape{1, pixels, columns};
+    // [1, in..., Cin] <-> [1, pixels, Cin] (and Y's columns).
+    SmallVector<ReassociationIndices> pixelMerge{{0}, {}, {n + 1}};
+    for (int64_t i = 1; i <= n; ++i)
+      pixelMerge[1].push_back(i);
     // [1, in..., k..., Cout]: Y with its columns split into taps.
     SmallVector<int64_t> ySplitShape{1};
     ySplitShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
     ySplitShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
     ySplitShape.push_back(cout);
-    SmallVector<ReassociationIndices> ySplit;
-    for (int64_t i = 0; i <= n; ++i)
-      ySplit.push_back({i});
-    ySplit.push_back({});
+    SmallVector<ReassociationIndices> ySplit{{0}, {}, {}};
+    for (int64_t i = 1; i <= n; ++i)
+      ySplit[1].push_back(i);
     for (int64_t i = n + 1; i < 2 * n + 2; ++i)
-      ySplit.back().push_back(i);
+      ySplit[2].push_back(i);
 
     // One batch item (index `item`): the GEMM and the tap adds.
     // The input item `item`, accumulated into `acc` at batch index `outItem`.
     auto perItem = [&](OpBuilder &nb, Location nl, OpFoldResult item,
                        OpFoldResult outItem, Value acc) -> Value {
       Value x = extractDimSlice(nb, nl, input, 0, item, 1).value;
+      x = tensor::CollapseShapeOp::create(nb, nl, x, pixelMerge);
       Value y = createZeros(nb, nl, yShape, accType);
-      y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y, ones);
+      y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y,
+                               ArrayRef<int64_t>{1});
       Value ys = tensor::ExpandShapeOp::create(
           nb, nl, RankedTensorType::get(ySplitShape, accType), y, ySplit);
+      // Y as [1, in..., k_0..k_{n-2}, k_{n-1}*Cout] for the row adds.
+      Value yRows;
+      if (rowAdds) {
+        SmallVector<int64_t> rowShape{1};
+        rowShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
+        rowShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end() - 1);
+        rowShape.push_back(rowLength);
+        SmallVector<ReassociationIndices> rowSplit{{0}, {}, {}};
+        for (int64_t i = 1; i <= n; ++i)
+          rowSplit[1].push_back(i);
+        for (int64_t i = n + 1; i <= 2 * n; ++i)
+          rowSplit[2].push_back(i);
+        yRows = tensor::ExpandShapeOp::create(
+            nb, nl, RankedTensorType::get(rowShape, accType), y, rowSplit);
+      }
 
+      // Tap by tap: out[j*s + m*d - crop, co] += Y[j, m, co] over the rows
+      // of tap m in the box.
       auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
                      ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
                      ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
@@ -524,7 +586,126 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         };
         return forEachInBox(bx, lx, mBegin, mEnd, boxAcc, body);
       };
-      return forEachTapBox(nb, nl, segments, acc, box);
+      if (!rowAdds)
+        return forEachTapBox(nb, nl, segments, acc, box);
+      // Row adds along the last dimension: for an input column j whose k
+      // taps all land in the output, Y[.., j, m'..., 0:k, :] (k*Cout
+      // contiguous values) is added to the k*Cout contiguous output values
+      // from position j*s - crop; the leading taps m' go tap by tap. The
+      // columns j run in order (their output rows overlap when k > s).
+      auto rowBox = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
+                        ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
+                        ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
+        auto body = [&](OpBuilder &bb, Location bl, ArrayRef<OpFoldResult> m,
+                        Value a) -> Value {
+          // The output item with its (W, Cout) dimensions merged.
+          SmallVector<ReassociationIndices> outMerge;
+          for (int64_t i = 0; i < n; ++i)
+            outMerge.push_back({i});
+          outMerge.push_back({n, n + 1});
+          Value merged = tensor::CollapseShapeOp::create(bb, bl, a, outMerge);
+          auto mergedType = cast<RankedTensorType>(merged.getType());
+          SmallVector<int64_t> tileShape{1};
+          tileShape.append(count.begin(), count.end() - 1);
+          tileShape.push_back(rowLength);
+          auto tileType = RankedTensorType::get(tileShape, accType);
+          Value lb = arith::ConstantIndexOp::create(bb, bl, inOffset[n - 1]);
+          Value ub = arith::ConstantIndexOp::create(
+              bb, bl, inOffset[n - 1] + count[n - 1]);
+          Value one = arith::ConstantIndexOp::create(bb, bl, 1);
+          auto loop = scf::ForOp::create(
+              bb, bl, lb, ub, one, ValueRange{merged},
+              [&](OpBuilder &lb2, Location ll, Value j, ValueRange iters) {
+                // Y[0, lo'..., j, m'..., 0:k*Cout] as [1, count'..., k*Cout].
+                SmallVector<OpFoldResult> yOffsets{lb2.getIndexAttr(0)},
+                    ySizes{lb2.getIndexAttr(1)};
+                for (int64_t d = 0; d + 1 < n; ++d) {
+                  yOffsets.push_back(lb2.getIndexAttr(inOffset[d]));
+                  ySizes.push_back(lb2.getIndexAttr(count[d]));
+                }
+                yOffsets.push_back(j);
+                ySizes.push_back(lb2.getIndexAttr(1));
+                for (int64_t d = 0; d + 1 < n; ++d) {
+                  yOffsets.push_back(m[d]);
+                  ySizes.push_back(lb2.getIndexAttr(1));
+                }
+                yOffsets.push_back(lb2.getIndexAttr(0));
+                ySizes.push_back(lb2.getIndexAttr(rowLength));
+                SmallVector<OpFoldResult> yStrides(yOffsets.size(),
+                                                   lb2.getIndexAttr(1));
+                // A full-rank slice, then the unit dims (j, m') dropped by
+                // a collapse: MLIR 22's canonicalizer rebuilds a
+                // rank-reducing extract_slice whose offsets fold to
+                // constants with the first unit dims dropped instead of the
+                // original ones (llvm-project PR 178118).
+                SmallVector<int64_t> fullShape{1};
+                fullShape.append(count.begin(), count.end() - 1);
+                fullShape.append(n, 1);
+                fullShape.push_back(rowLength);
+                Value yFull = tensor::ExtractSliceOp::create(
+                    lb2, ll, RankedTensorType::get(fullShape, accType), yRows,
+                    yOffsets, ySizes, yStrides);
+                // [1, count'..., | 1 (j), 1 (m')..., k*Cout].
+                SmallVector<ReassociationIndices> dropUnits;
+                for (int64_t i = 0; i < n; ++i)
+                  dropUnits.push_back({i});
+                ReassociationIndices tail;
+                for (int64_t i = n; i <= 2 * n; ++i)
+                  tail.push_back(i);
+                dropUnits.push_back(tail);
+                Value yRow = tensor::CollapseShapeOp::create(
+                    lb2, ll, tileType, yFull, dropUnits);
+                // out[0, q'..., (j*s - crop)*Cout + 0:k*Cout].
+                SpatialSlice o = tapOutputSlice(
+                    lb2, ll, g, outType, lb2.getIndexAttr(0), 1, inOffset,
+                    count, m);
+                SmallVector<OpFoldResult> oOffsets(o.offsets.begin(),
+                                                   o.offsets.begin() + n);
+                SmallVector<OpFoldResult> oSizes(o.sizes.begin(),
+                                                 o.sizes.begin() + n);
+                SmallVector<OpFoldResult> oStrides(o.strides.begin(),
+                                                   o.strides.begin() + n);
+                AffineExpr e = (lb2.getAffineDimExpr(0) * g.strides[n - 1] -
+                                g.cropBefore[n - 1]) *
+                               cout;
+                oOffsets.push_back(
+                    affine::makeComposedFoldedAffineApply(lb2, ll, e, {j}));
+                oSizes.push_back(lb2.getIndexAttr(rowLength));
+                oStrides.push_back(lb2.getIndexAttr(1));
+                Value oRow = tensor::ExtractSliceOp::create(
+                    lb2, ll, tileType, iters[0], oOffsets, oSizes, oStrides);
+                int64_t tileRank = static_cast<int64_t>(tileShape.size());
+                SmallVector<AffineMap> addMaps(
+                    2, AffineMap::getMultiDimIdentityMap(tileRank, ctx));
+                auto add = linalg::GenericOp::create(
+                    lb2, ll, TypeRange{tileType}, ValueRange{yRow},
+                    ValueRange{oRow}, addMaps,
+                    SmallVector<utils::IteratorType>(
+                        tileRank, utils::IteratorType::parallel),
+                    [](OpBuilder &eb, Location el, ValueRange args) {
+                      Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
+                      linalg::YieldOp::create(eb, el, v);
+                    });
+                add->setAttr(kRoleAttrName, lb2.getStringAttr(kRoleRowAdd));
+                Value inserted = tensor::InsertSliceOp::create(
+                    lb2, ll, add.getResult(0), iters[0], oOffsets, oSizes,
+                    oStrides);
+                scf::YieldOp::create(lb2, ll, inserted);
+              });
+          (void)mergedType;
+          return tensor::ExpandShapeOp::create(bb, bl, a.getType(),
+                                               loop.getResult(0), outMerge);
+        };
+        // The leading taps only: the last dimension's taps are the row.
+        SmallVector<int64_t> lead(mBegin.begin(), mBegin.end()),
+            leadEnd(mEnd.begin(), mEnd.end());
+        lead.back() = 0;
+        leadEnd.back() = 1;
+        return forEachInBox(bx, lx, lead, leadEnd, boxAcc, body);
+      };
+      acc = forEachTapBox(nb, nl, leftSegments, acc, box);
+      acc = forEachTapBox(nb, nl, rightSegments, acc, box);
+      return forEachTapBox(nb, nl, rowSegments, acc, rowBox);
     };
     if (g.batch == 1)
       return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);

@@ -1,37 +1,48 @@
-// RUN: conv-opt %s --convert-conv-to-linalg --mlir-print-local-scope | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg="transpose-per-tap=never" | FileCheck %s --check-prefix=PHASES
 
 // Columns lowering of a transposed convolution with few output channels
 // (docs/Lowering.md §3.6): 4 output channels x 4 taps = 16 columns.
-//   1. KT[1, ci, (m, co)] = K[m, co, ci] (a permuting copy, reshaped).
+//   1. KT[ci, (m, co)] = K[(m, co), ci]: the kernel as a [16, 4] matrix,
+//      transposed (a linalg.transpose tagged as a relayout), as [1, 4, 16].
 //   2. Per batch item (an scf.forall: the items write disjoint outputs),
 //      Y[1, j, (m, co)] = sum_ci x[j, ci] * KT[ci, (m, co)]:
-//      a 1x1 correlation with 16 output channels (role transpose_phase).
-//   3. Tap by tap, out[j*2 + m - 1, co] += Y[j, m, co] over the input rows j
-//      that land in the output (crop 1): tap 0 rows 1..5, taps 1-2 rows 0..5
-//      (one scf.for over them), tap 3 rows 0..4.
+//      a 1x1 correlation over the item's pixels with 16 output channels
+//      (role transpose_phase).
+//   3. Input columns 1..4 land all 4 taps in the output (outputs 2j - 1 ..
+//      2j + 2, crop 1): each adds its 16 (tap, co) values as one contiguous
+//      row of the output (role row_add), in order (the rows overlap). The
+//      border columns go tap by tap: column 0 for taps 1-3 (outputs 0..2),
+//      column 5 for taps 0-2 (outputs 9..11).
 // CHECK-LABEL: func.func @columns_1d
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%{{.*}} : tensor<4x4x4xf32>) outs(%{{.*}} : tensor<4x4x4xf32>)
-// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<4x4x4xf32> into tensor<4x16xf32>
-// CHECK:         %[[KT:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [1, 4, 16] : tensor<4x16xf32> into tensor<1x4x16xf32>
+// CHECK:         %[[KM:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<4x4x4xf32> into tensor<16x4xf32>
+// CHECK:         %[[KTT:.*]] = linalg.transpose ins(%[[KM]] : tensor<16x4xf32>) outs(%{{.*}} : tensor<4x16xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         %[[KT:.*]] = tensor.expand_shape %[[KTT]] {{\[}}[0, 1], [2]] output_shape [1, 4, 16] : tensor<4x16xf32> into tensor<1x4x16xf32>
 // CHECK:         scf.forall (%[[B:.*]]) in (2) shared_outs(%[[SH:.*]] = %{{.*}}) -> (tensor<2x12x4xf32>)
 // CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1] : tensor<2x12x4xf32> to tensor<1x12x4xf32>
 // CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[%[[B]], 0, 0] [1, 6, 4] [1, 1, 1] : tensor<2x6x4xf32> to tensor<1x6x4xf32>
 // CHECK:           %[[Y0:.*]] = linalg.fill {{.*}} -> tensor<1x6x16xf32>
-// CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[KT]] : tensor<1x6x4xf32>, tensor<1x4x16xf32>) outs(%[[Y0]] : tensor<1x6x16xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KT]] : tensor<1x6x4xf32>, tensor<1x4x16xf32>) outs(%[[Y0]] : tensor<1x6x16xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:           %[[YS:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0], [1], [2, 3]] output_shape [1, 6, 4, 4]
-// Tap 0: input rows 1..5 land on outputs 1, 3, ..., 9.
-// CHECK:           tensor.extract_slice %[[YS]][0, 1, 0, 0] [1, 5, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x5x4xf32>
-// CHECK:           tensor.extract_slice %[[OUT]][0, 1, 0] [1, 5, 4] [1, 2, 1]
-// CHECK:           arith.addf
-// Taps 1 and 2: all 6 rows, outputs m - 1, m + 1, ...
-// CHECK:           scf.for %[[M:[^ ]*]] = %c1{{.*}} to %c3{{.*}} step %c1
-// CHECK:             tensor.extract_slice %[[YS]][0, 0, %[[M]], 0] [1, 6, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x6x4xf32>
+// Column 0, taps 1..3: outputs 0, 1, 2.
+// CHECK:           %[[L:.*]] = scf.for %[[M:[^ ]*]] = %c1{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[OUT]])
+// CHECK:             tensor.extract_slice %[[YS]][0, 0, %[[M]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x1x4xf32>
 // CHECK:             %[[O:.*]] = affine.apply affine_map<(d0) -> (d0 - 1)>(%[[M]])
-// CHECK:             tensor.extract_slice %{{.*}}[0, %[[O]], 0] [1, 6, 4] [1, 2, 1]
-// Tap 3: rows 0..4, outputs 2, 4, ..., 10.
-// CHECK:           tensor.extract_slice %[[YS]][0, 0, 3, 0] [1, 5, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x5x4xf32>
-// CHECK:           tensor.extract_slice %{{.*}}[0, 2, 0] [1, 5, 4] [1, 2, 1]
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[O]], 0] [1, 1, 4] [1, 2, 1]
+// Column 5, taps 0..2: outputs 9, 10, 11.
+// CHECK:           %[[R:.*]] = scf.for %[[M2:[^ ]*]] = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[L]])
+// CHECK:             tensor.extract_slice %[[YS]][0, 5, %[[M2]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x1x4xf32>
+// CHECK:             affine.apply affine_map<(d0) -> (d0 + 9)>(%[[M2]])
+// Columns 1..4: rows of 16 values at output offset (2j - 1) * 4.
+// CHECK:           %[[MERGED:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<1x12x4xf32> into tensor<1x48xf32>
+// CHECK:           %[[ROWS:.*]] = scf.for %[[J:[^ ]*]] = %c1{{.*}} to %c5 step %c1{{.*}} iter_args(%[[A:.*]] = %[[MERGED]])
+// CHECK:             %[[YS1:.*]] = tensor.extract_slice %[[Y]][0, %[[J]], 0] [1, 1, 16] [1, 1, 1] : tensor<1x6x16xf32> to tensor<1x1x16xf32>
+// CHECK:             %[[YROW:.*]] = tensor.collapse_shape %[[YS1]] {{\[}}[0], [1, 2]] : tensor<1x1x16xf32> into tensor<1x16xf32>
+// CHECK:             %[[Q:.*]] = affine.apply affine_map<(d0) -> (d0 * 8 - 4)>(%[[J]])
+// CHECK:             %[[OROW:.*]] = tensor.extract_slice %[[A]][0, %[[Q]]] [1, 16] [1, 1] : tensor<1x48xf32> to tensor<1x16xf32>
+// CHECK:             linalg.generic {{.*}} ins(%[[YROW]] : tensor<1x16xf32>) outs(%[[OROW]] : tensor<1x16xf32>) attrs = {conv.role = "row_add"}
+// CHECK:               arith.addf
+// CHECK:           tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [1, 12, 4] : tensor<1x48xf32> into tensor<1x12x4xf32>
 // CHECK:         tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1]
 // PHASES-LABEL: func.func @columns_1d
 // PHASES-NOT:     tensor.expand_shape
@@ -52,17 +63,43 @@ func.func @many_channels(%x: tensor<2x6x4xf32>, %k: tensor<4x8x4xf32>) -> tensor
 
 // A KT row of 32 columns x 4 bytes (a multiple of 128 bytes; ISTFT has
 // 1024): the kernel is padded with 16 taps (64 bytes per KT row) before the
-// copy, and the GEMM reads the [ci, 0:32) view of the padded KT, so that a
+// transpose, and the GEMM reads the [ci, 0:32) view of the padded KT, so that a
 // column tile's panel does not sit on one cache set.
 // CHECK-LABEL: func.func @padded_rows
 // CHECK:         %[[KP:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[16, 0, 0]
 // CHECK:           tensor<32x1x4xf32> to tensor<48x1x4xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[KP]] : tensor<48x1x4xf32>) outs(%{{.*}} : tensor<4x48x1xf32>)
-// CHECK:         tensor.collapse_shape %{{.*}} : tensor<4x48x1xf32> into tensor<4x48xf32>
+// CHECK:         %[[KM:.*]] = tensor.collapse_shape %[[KP]] {{\[}}[0, 1], [2]] : tensor<48x1x4xf32> into tensor<48x4xf32>
+// CHECK:         linalg.transpose ins(%[[KM]] : tensor<48x4xf32>) outs(%{{.*}} : tensor<4x48xf32>) permutation = [1, 0]
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0] [4, 32] [1, 1] : tensor<4x48xf32> to tensor<4x32xf32>
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [1, 4, 32] : tensor<4x32xf32> into tensor<1x4x32xf32>
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x4xf32>, tensor<1x4x32xf32>) outs(%{{.*}} : tensor<1x6x32xf32>) attrs = {conv.role = "transpose_phase"}
 func.func @padded_rows(%x: tensor<1x6x4xf32>, %k: tensor<32x1x4xf32>) -> tensor<1x72x1xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [8] dilation_rate = [1] : tensor<1x6x4xf32>, tensor<32x1x4xf32> -> tensor<1x72x1xf32>
   return %y : tensor<1x72x1xf32>
+}
+
+// 2-D, valid (no crop): the GEMM runs over the 9 pixels of the item
+// flattened (x as [1, 9, 4], Y as [1, 9, 18]), so the register tiles' rows
+// are not cut at every input row. Every input column lands all 3 taps of
+// the last dimension in the output: for each leading tap m_h, column j_w
+// adds Y[0, 0:3, j_w, m_h, 0:6] (3 taps x 2 channels) to output rows
+// 2 j_h + m_h at offset 2 j_w * 2 of the merged (w, co) dimension. (The Y
+// row is a full-rank slice whose unit dims a collapse drops: MLIR 22's
+// canonicalizer can rebuild a rank-reducing slice dropping the wrong unit
+// dims once its offsets fold to constants.)
+// CHECK-LABEL: func.func @columns_2d
+// CHECK:         tensor.collapse_shape %arg0 {{\[}}[0], [1, 2], [3]] : tensor<1x3x3x4xf32> into tensor<1x9x4xf32>
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x9x18xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:         %[[YS:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0], [1, 2], [3, 4]] output_shape [1, 3, 3, 3, 6]
+// CHECK:         scf.for %[[MH:[^ ]*]] = %c0 to %c3 step %c1
+// CHECK:           tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<1x7x7x2xf32> into tensor<1x7x14xf32>
+// CHECK:           scf.for %[[JW:[^ ]*]] = %c0 to %c3 step %c1
+// CHECK:             %[[YS1:.*]] = tensor.extract_slice %[[YS]][0, 0, %[[JW]], %[[MH]], 0] [1, 3, 1, 1, 6] [1, 1, 1, 1, 1] : tensor<1x3x3x3x6xf32> to tensor<1x3x1x1x6xf32>
+// CHECK:             %[[YROW:.*]] = tensor.collapse_shape %[[YS1]] {{\[}}[0], [1], [2, 3, 4]] : tensor<1x3x1x1x6xf32> into tensor<1x3x6xf32>
+// CHECK:             %[[Q:.*]] = affine.apply affine_map<(d0) -> (d0 * 4)>(%[[JW]])
+// CHECK:             %[[OROW:.*]] = tensor.extract_slice %{{.*}}[0, %[[MH]], %[[Q]]] [1, 3, 6] [1, 2, 1] : tensor<1x7x14xf32> to tensor<1x3x6xf32>
+// CHECK:             linalg.generic {{.*}} ins(%[[YROW]] : tensor<1x3x6xf32>) outs(%[[OROW]] : tensor<1x3x6xf32>) attrs = {conv.role = "row_add"}
+func.func @columns_2d(%x: tensor<1x3x3x4xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x7x7x2xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x3x3x4xf32>, tensor<3x3x2x4xf32> -> tensor<1x7x7x2xf32>
+  return %y : tensor<1x7x7x2xf32>
 }

@@ -11,6 +11,11 @@
 // columns, 256 bytes per row; 1-D ISTFT-like: 256 columns), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_padded_2d --check --seed 8 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
+// Columns lowering with row adds: one interior input column (its loop folds
+// away) and border columns (same, output_padding 0: crop 1); a 2-D
+// AlexNet-like stride-4 layer (11 taps: 33-value rows) with 2 threads.
+// RUN: conv-run %s --entry columns_one_interior_column --check --seed 10 --transpose-per-tap=columns | FileCheck %s --check-prefix=F64
+// RUN: conv-run %s --entry columns_rows_2d --check --seed 11 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Channels-first (relayouts around the channels-last kernel), 2 threads.
 // RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 | FileCheck %s --check-prefix=F64
 
@@ -60,4 +65,18 @@ func.func @columns_padded_1d(%x: tensor<1x12x20xf32>, %k: tensor<256x1x20xf32>) 
          strides = [64] dilation_rate = [1]
          : tensor<1x12x20xf32>, tensor<256x1x20xf32> -> tensor<1x960x1xf32>
   return %y : tensor<1x960x1xf32>
+}
+
+func.func @columns_one_interior_column(%x: tensor<2x6x3x4xf64>, %k: tensor<4x3x1x4xf64>) -> tensor<2x5x5x1xf64> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [1, 2] dilation_rate = [1, 1] output_padding = [0, 0]
+         : tensor<2x6x3x4xf64>, tensor<4x3x1x4xf64> -> tensor<2x5x5x1xf64>
+  return %y : tensor<2x5x5x1xf64>
+}
+
+func.func @columns_rows_2d(%x: tensor<2x6x7x16xf32>, %k: tensor<11x11x3x16xf32>) -> tensor<2x31x35x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [4, 4] dilation_rate = [1, 1]
+         : tensor<2x6x7x16xf32>, tensor<11x11x3x16xf32> -> tensor<2x31x35x3xf32>
+  return %y : tensor<2x31x35x3xf32>
 }

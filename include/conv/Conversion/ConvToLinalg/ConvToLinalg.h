@@ -33,9 +33,14 @@ constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
 /// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the
 /// taps and cio; a plain linalg.generic then sums the lanes.
 constexpr llvm::StringLiteral kRoleTransposeLanes = "transpose_lanes";
-/// A linalg.transpose between the channels-first and channels-last layouts
-/// (conv-cpu-channels-last).
+/// A linalg.transpose between layouts: channels first and channels last
+/// (conv-cpu-channels-last), or a transposed convolution's kernel matrix
+/// [(taps, co), ci] -> [ci, (taps, co)] (the columns lowering).
 constexpr llvm::StringLiteral kRoleRelayout = "relayout";
+/// An elementwise accumulation `out += y` on contiguous rows (all loops
+/// parallel, identity maps): the columns lowering's adds of a whole row of
+/// (tap, co) values of its GEMM into the output.
+constexpr llvm::StringLiteral kRoleRowAdd = "row_add";
 
 /// conv.backprop_filter -> per-tap linalg contractions. With
 /// `reductionBlockBytes` > 0, an op whose input window and out_backprop

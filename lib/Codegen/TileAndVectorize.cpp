@@ -493,7 +493,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                : tile(rewriter, op, outer, /*forall=*/false, interchange);
   if (failed(outerTiled))
     return failure();
-  // The fused fill of a static tile is vectorized with the tile.
+  // The fused fill of a tile is vectorized row by row (as the row adds).
   if (fuseFill) {
     auto tiledOp = cast<linalg::GenericOp>(outerTiled->tiledOps.back());
     if (auto fill = tiledOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
@@ -501,7 +501,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       FailureOr<linalg::GenericOp> generic =
           linalg::generalizeNamedOp(rewriter, fill);
       if (succeeded(generic))
-        (*generic)->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+        (void)tileRowAdd(rewriter, *generic);
     }
   }
   // The register tiling happens after peeling, on the main block and the
@@ -576,8 +576,10 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   return success();
 }
 
-/// A row add (out += y on contiguous rows, the columns lowering): one row
-/// at a time, in chunks of two vectors (the last, partial chunk peeled).
+/// A row add (out += y on contiguous rows, the columns lowering) or a fused
+/// zero fill: one row at a time, in chunks of two vectors (the last,
+/// partial chunk peeled). (Vectorized whole, a fill of a 3025 x 363 GEMM
+/// tile became one vector<3025x363xf32>, fully unrolled by the lowering.)
 LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
                                            linalg::GenericOp op) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());

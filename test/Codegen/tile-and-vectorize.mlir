@@ -36,14 +36,15 @@ func.func @dw_tap(%x: tensor<2x16x16x20xf32>, %dy: tensor<2x16x16x32xf32>) -> te
 // reduction loops. Unit dimensions fold, so the tap offsets become read
 // offsets and each step is a rank-1 update of the 6x16 accumulator tile.
 // The phases partition the output, so each starts from a zero fill of its
-// slice; the fill is fused into the row tiles (a vector of zeros written to
-// the row just before its register tiles accumulate into it), not run over
-// the whole output beforehand.
+// slice; the fill is fused into the row tiles (zeros written to the row,
+// 16 lanes at a time, just before its register tiles accumulate into it),
+// not run over the whole output beforehand.
 // CHECK-LABEL: func.func @transpose_phase
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.for %{{.*}} = %c0 to %c6 step %c1
-// CHECK:           vector.transfer_write %[[Z]], %{{.*}} : vector<6x16xf32>, tensor<1x1x6x16xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK:             vector.transfer_write %[[Z]], %{{.*}} : vector<16xf32>, tensor<1x1x6x16xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
@@ -109,7 +110,11 @@ func.func @transpose_columns_outside_rows(%x: tensor<1x12x12x8xf32>, %k: tensor<
 // relayout is tiled into 8 x 8 vector.transpose squares, and each input
 // column's row add (33 contiguous values) runs as two 16-lane vector adds
 // and a peeled scalar one, inside the in-order loop over the 20 columns.
+// The GEMM's zero fill, fused into its tile (all 20 pixels x 33 columns),
+// is written in 16-lane rows too, not as one vector<20x33xf32> (which the
+// transfer lowering would unroll element by element).
 // CHECK-LABEL: func.func @row_adds
+// CHECK-NOT:     vector<20x33xf32>
 // CHECK:         vector.transpose %{{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c20 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16

@@ -640,7 +640,8 @@ void TileAndVectorize::runOnOperation() {
   SmallVector<linalg::GenericOp> roots, rowAdds;
   func.walk([&](linalg::GenericOp op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
-    if (role && role.getValue() == kRoleRowAdd)
+    if (role && (role.getValue() == kRoleRowAdd ||
+                 role.getValue() == kRoleRowFill))
       rowAdds.push_back(op);
     else if (role)
       roots.push_back(op);

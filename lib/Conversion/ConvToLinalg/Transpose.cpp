@@ -711,6 +711,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);
     // Batch items are independent (each writes its own output item): an
     // scf.forall, so that threads split the items (GEMM and adds alike).
+    // Each item zero-fills its own output slice just before its adds (in
+    // parallel, and the slice is in the cache when the adds come) instead
+    // of the whole output being zero-filled up front.
+    out = tensor::EmptyOp::create(b, loc, outType.getShape(), accType);
     auto forall = scf::ForallOp::create(
         b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch)},
         ValueRange{out}, std::nullopt);
@@ -719,7 +723,31 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     Value iv = forall.getInductionVars()[0];
     Value shared = forall.getRegionIterArgs()[0];
     DimSlice item = extractDimSlice(b, loc, shared, 0, iv, 1);
-    Value result = perItem(b, loc, iv, b.getIndexAttr(0), item.value);
+    // (The fill runs on the item viewed as one contiguous row, tagged so
+    // that the tiling vectorizes it: with 3 channels innermost, a plain
+    // fill would become scalar stores.)
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+    SmallVector<ReassociationIndices> itemRow{{0}, {}};
+    for (int64_t i = 1; i < rank; ++i)
+      itemRow[1].push_back(i);
+    Value row = tensor::CollapseShapeOp::create(b, loc, item.value, itemRow);
+    // A generic, not a linalg.fill: the canonicalizer folds a fill through
+    // the reshapes (and drops the role).
+    MLIRContext *fillCtx = b.getContext();
+    SmallVector<AffineMap> fillMaps{
+        AffineMap::get(2, 0, {}, fillCtx),
+        AffineMap::getMultiDimIdentityMap(2, fillCtx)};
+    auto fill = linalg::GenericOp::create(
+        b, loc, TypeRange{row.getType()}, ValueRange{zero}, ValueRange{row},
+        fillMaps,
+        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+        [](OpBuilder &fb, Location fl, ValueRange args) {
+          linalg::YieldOp::create(fb, fl, args[0]);
+        });
+    fill->setAttr(kRoleAttrName, b.getStringAttr(kRoleRowFill));
+    Value itemOut = tensor::ExpandShapeOp::create(
+        b, loc, item.value.getType(), fill.getResult(0), itemRow);
+    Value result = perItem(b, loc, iv, b.getIndexAttr(0), itemOut);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, loc, result, shared, item.offsets,
                                           item.sizes, item.strides);

@@ -18,8 +18,14 @@
 // CHECK:         %[[KM:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<4x4x4xf32> into tensor<16x4xf32>
 // CHECK:         %[[KTT:.*]] = linalg.transpose ins(%[[KM]] : tensor<16x4xf32>) outs(%{{.*}} : tensor<4x16xf32>) permutation = [1, 0]  {conv.role = "relayout"}
 // CHECK:         %[[KT:.*]] = tensor.expand_shape %[[KTT]] {{\[}}[0, 1], [2]] output_shape [1, 4, 16] : tensor<4x16xf32> into tensor<1x4x16xf32>
-// CHECK:         scf.forall (%[[B:.*]]) in (2) shared_outs(%[[SH:.*]] = %{{.*}}) -> (tensor<2x12x4xf32>)
-// CHECK:           %[[OUT:.*]] = tensor.extract_slice %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1] : tensor<2x12x4xf32> to tensor<1x12x4xf32>
+// The output is not zero-filled as a whole: each item fills its own slice
+// (viewed as one row of 48 values, role row_fill) before its adds.
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x12x4xf32>
+// CHECK:         scf.forall (%[[B:.*]]) in (2) shared_outs(%[[SH:.*]] = %[[E]]) -> (tensor<2x12x4xf32>)
+// CHECK:           %[[ITEM:.*]] = tensor.extract_slice %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1] : tensor<2x12x4xf32> to tensor<1x12x4xf32>
+// CHECK:           %[[IROW:.*]] = tensor.collapse_shape %[[ITEM]] {{\[}}[0], [1, 2]] : tensor<1x12x4xf32> into tensor<1x48xf32>
+// CHECK:           %[[Z:.*]] = linalg.generic {{.*}} outs(%[[IROW]] : tensor<1x48xf32>) attrs = {conv.role = "row_fill"}
+// CHECK:           %[[OUT:.*]] = tensor.expand_shape %[[Z]] {{\[}}[0], [1, 2]] output_shape [1, 12, 4] : tensor<1x48xf32> into tensor<1x12x4xf32>
 // CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[%[[B]], 0, 0] [1, 6, 4] [1, 1, 1] : tensor<2x6x4xf32> to tensor<1x6x4xf32>
 // CHECK:           %[[Y0:.*]] = linalg.fill {{.*}} -> tensor<1x6x16xf32>
 // CHECK:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KT]] : tensor<1x6x4xf32>, tensor<1x4x16xf32>) outs(%[[Y0]] : tensor<1x6x16xf32>) attrs = {conv.role = "transpose_phase"}

@@ -41,6 +41,10 @@ constexpr llvm::StringLiteral kRoleRelayout = "relayout";
 /// parallel, identity maps): the columns lowering's adds of a whole row of
 /// (tap, co) values of its GEMM into the output.
 constexpr llvm::StringLiteral kRoleRowAdd = "row_add";
+/// A zero fill (a linalg.generic yielding its scalar input) of a
+/// contiguous row (a batch item's output slice in the columns lowering),
+/// vectorized like the row adds.
+constexpr llvm::StringLiteral kRoleRowFill = "row_fill";
 
 /// conv.backprop_filter -> per-tap linalg contractions. With
 /// `reductionBlockBytes` > 0, an op whose input window and out_backprop

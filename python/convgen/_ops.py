@@ -71,6 +71,18 @@ def _native(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _aligned_empty(shape: Sequence[int], dtype: np.dtype,
+                   alignment: int = 64) -> np.ndarray:
+    """An uninitialized C-contiguous array whose data starts on an
+    `alignment`-byte boundary (NumPy's own allocations are 16-byte aligned;
+    the kernels' vector loads and stores would straddle cache lines)."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(nbytes + alignment, dtype=np.uint8)
+    offset = (-raw.ctypes.data) % alignment
+    return raw[offset:offset + nbytes].view(dtype).reshape(tuple(shape))
+
+
 def _is_array(v: Any) -> bool:
     return (isinstance(v, (np.ndarray, np.generic)) or hasattr(v, "__array__")
             or hasattr(v, "__array_interface__"))
@@ -347,7 +359,7 @@ def _run(kernel: _Kernel, a: np.ndarray, b: np.ndarray,
         if tuple(arr.shape) != shape:  # cannot happen: shapes are in the key
             raise ValueError(f"convgen: operand shape {arr.shape} does not "
                              f"match the kernel's {shape}")
-    out = np.empty(kernel.output_shape, dtype=a.dtype)
+    out = _aligned_empty(kernel.output_shape, a.dtype)
     buffers = (ctypes.c_void_p * 3)(a.ctypes.data, b.ctypes.data, out.ctypes.data)
     err = _capi.ErrorSlot()
     run = _capi.kernel_run_reference if reference else _capi.kernel_run

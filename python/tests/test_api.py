@@ -83,6 +83,27 @@ def test_python_and_c_caches():
     assert convgen.cache_info()["c_compiles"] == after["c_compiles"] + 1
 
 
+def test_results_are_cache_line_aligned():
+    # Results start on a 64-byte boundary (NumPy's allocations are 16-byte
+    # aligned; the kernels' vector accesses would straddle cache lines), and
+    # are ordinary writable C-contiguous arrays of the right shape and dtype.
+    rng = np.random.default_rng(2)
+    for dtype in (np.float32, np.float64):
+        x = rng.standard_normal((2, 5, 5, 3)).astype(dtype)
+        k = rng.standard_normal((3, 3, 4, 3)).astype(dtype)
+        y = convgen.conv_transpose(x, k, 2, "same")
+        assert y.ctypes.data % 64 == 0
+        assert y.shape == (2, 10, 10, 4) and y.dtype == dtype
+        assert y.flags.c_contiguous and y.flags.writeable
+        np.testing.assert_allclose(
+            y, npref.conv_transpose(x, k, (2, 2), (1, 1), "same", None),
+            rtol=1e-4, atol=1e-4)
+        dw = convgen.conv2d_backprop_filter(x, [3, 3, 3, 4],
+                                            rng.standard_normal((2, 5, 5, 4)).astype(dtype),
+                                            [1, 1, 1, 1], "SAME")
+        assert dw.ctypes.data % 64 == 0 and dw.shape == (3, 3, 3, 4)
+
+
 def test_clear_cache():
     x = np.ones((1, 2, 1), np.float32)
     convgen.conv_transpose(x, np.ones((1, 1, 1), np.float32), 1)

@@ -254,18 +254,26 @@ struct SplitLoopCarriedColumns : public OpRewritePattern<scf::ForOp> {
     // (The builder adds a terminator only to loops without results.)
     if (!body->empty())
       rewriter.eraseOp(body->getTerminator());
+    // The original values (of the types of `originals`) from the flat list
+    // of pieces.
+    auto assemble = [&](ValueRange originals, ValueRange flat) {
+      SmallVector<Value> values;
+      int64_t next = 0;
+      for (auto [original, count] : llvm::zip(originals, counts)) {
+        ValueRange pieces = flat.slice(next, count);
+        next += count;
+        values.push_back(count == 1 ? pieces.front()
+                                    : assembleColumnPieces(
+                                          rewriter, loc,
+                                          cast<VectorType>(original.getType()),
+                                          pieces));
+      }
+      return values;
+    };
     rewriter.setInsertionPointToStart(body);
     SmallVector<Value> argValues{newLoop.getInductionVar()};
-    int64_t next = 0;
-    for (auto [init, count] : llvm::zip(loop.getInitArgs(), counts)) {
-      ValueRange args = newLoop.getRegionIterArgs().slice(next, count);
-      next += count;
-      argValues.push_back(count == 1 ? args.front()
-                                     : assembleColumnPieces(
-                                           rewriter, loc,
-                                           cast<VectorType>(init.getType()),
-                                           args));
-    }
+    llvm::append_range(argValues, assemble(loop.getInitArgs(),
+                                           newLoop.getRegionIterArgs()));
     rewriter.mergeBlocks(loop.getBody(), body, argValues);
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     rewriter.setInsertionPoint(yield);
@@ -280,18 +288,7 @@ struct SplitLoopCarriedColumns : public OpRewritePattern<scf::ForOp> {
     }
     rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
     rewriter.setInsertionPointAfter(newLoop);
-    SmallVector<Value> results;
-    next = 0;
-    for (auto [result, count] : llvm::zip(loop.getResults(), counts)) {
-      ValueRange pieces = newLoop.getResults().slice(next, count);
-      next += count;
-      results.push_back(count == 1 ? pieces.front()
-                                   : assembleColumnPieces(
-                                         rewriter, loc,
-                                         cast<VectorType>(result.getType()),
-                                         pieces));
-    }
-    rewriter.replaceOp(loop, results);
+    rewriter.replaceOp(loop, assemble(loop.getResults(), newLoop.getResults()));
     return success();
   }
   unsigned bits;

@@ -127,6 +127,8 @@ private:
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
+  /// Elements of `elementType` per native vector.
+  int64_t lanes(Type elementType) const;
   int64_t threadCount() const;
   HostVectorInfo host;
 };
@@ -154,6 +156,12 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter,
   rewriter.replaceOp(op, result->replacements);
   return result;
 }
+
+/// Tiles `op` with `sizes`, marks the tile for vectorization and peels the
+/// loops whose step does not divide their range.
+LogicalResult tileForVectorization(RewriterBase &rewriter,
+                                   linalg::GenericOp op,
+                                   ArrayRef<int64_t> sizes);
 
 /// Tiles `op` like `tile`, fusing the linalg.fill that produces its init
 /// (a zero-started accumulator) into the tiles; the tile sizes must not
@@ -214,17 +222,31 @@ void peelLoops(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
   }
 }
 
+LogicalResult tileForVectorization(RewriterBase &rewriter,
+                                   linalg::GenericOp op,
+                                   ArrayRef<int64_t> sizes) {
+  auto tiled = tile(rewriter, op, sizes);
+  if (failed(tiled))
+    return failure();
+  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, tiled->loops);
+  return success();
+}
+
 } // namespace
+
+int64_t TileAndVectorize::lanes(Type elementType) const {
+  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
+  return std::max<int64_t>(
+      1, bits / std::max<int64_t>(8, elementType.getIntOrFloatBitWidth()));
+}
 
 RegisterTile TileAndVectorize::registerTile(Type accType,
                                             int64_t defaultChunk) const {
-  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
   unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
-  int64_t lanes =
-      std::max<int64_t>(1, bits / accType.getIntOrFloatBitWidth());
   RegisterTile t;
   int64_t vectors = registerTileVectors ? registerTileVectors : 2;
-  t.cols = vectors * lanes;
+  t.cols = vectors * lanes(accType);
   // Accumulators rows x vectors, plus `vectors` operand registers and one
   // broadcast register.
   int64_t rows = (static_cast<int64_t>(regs) - vectors - 1) / vectors;
@@ -237,7 +259,8 @@ RegisterTile TileAndVectorize::registerTile(Type accType,
 /// to `maxRows` whose full tiles plus the one peeled remainder tile take
 /// the least time. A tile of r rows x 2 vectors runs at a relative speed
 /// measured on an AVX2 core (6 rows 1.0, 4 rows 0.89, 2 rows 0.56: fewer
-/// accumulators than FMA latency x pipes leave the FMA units idle), so an
+/// accumulators than FMA latency x pipes leave the FMA units idle; the 1-,
+/// 3- and 5-row speeds are interpolated, not measured), so an
 /// 8-long row runs as 4 + 4 rather than 6 + 2, and a 7-long one as 4 + 3.
 int64_t chooseRows(int64_t extent, int64_t maxRows) {
   static constexpr double speed[] = {0.0, 0.3, 0.56, 0.75, 0.89, 0.95, 1.0};
@@ -541,9 +564,6 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   int64_t inInner = llvm::find(perm, rank - 1) - perm.begin();
   if (inInner == outInner)
     return failure();
-  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
-  int64_t lanes = std::max<int64_t>(
-      1, bits / std::max<int64_t>(8, outType.getElementTypeBitWidth()));
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::GenericOp> generic =
       linalg::generalizeNamedOp(rewriter, op);
@@ -566,14 +586,9 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
     }
   }
   SmallVector<int64_t> sizes(rank, 1);
-  sizes[outInner] = lanes;
-  sizes[inInner] = lanes;
-  auto tiled = tile(rewriter, gop, sizes);
-  if (failed(tiled))
-    return failure();
-  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-  peelLoops(rewriter, tiled->loops);
-  return success();
+  sizes[outInner] = lanes(outType.getElementType());
+  sizes[inInner] = sizes[outInner];
+  return tileForVectorization(rewriter, gop, sizes);
 }
 
 /// A row add (out += y on contiguous rows, the columns lowering) or a fused
@@ -586,17 +601,9 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
   int64_t rank = outType.getRank();
   if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
     return failure();
-  unsigned bits = vectorBits ? vectorBits : host.vectorBits;
-  int64_t lanes = std::max<int64_t>(
-      1, bits / std::max<int64_t>(8, outType.getElementTypeBitWidth()));
   SmallVector<int64_t> sizes(rank, 1);
-  sizes.back() = 2 * lanes;
-  auto tiled = tile(rewriter, op, sizes);
-  if (failed(tiled))
-    return failure();
-  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-  peelLoops(rewriter, tiled->loops);
-  return success();
+  sizes.back() = 2 * lanes(outType.getElementType());
+  return tileForVectorization(rewriter, op, sizes);
 }
 
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,

@@ -84,9 +84,9 @@ Phase1D computePhase(int64_t r, int64_t in, int64_t k, int64_t s, int64_t d,
 
 /// Output positions j of one tap m in one spatial dimension: the input
 /// rows j in [lo, lo + count) whose output q = j*s + m*d - crop lies in
-/// [0, out); they land on q0, q0 + s, ...
+/// [0, out).
 struct TapRange1D {
-  int64_t lo = 0, count = 0, outOffset = 0;
+  int64_t lo = 0, count = 0;
 };
 
 TapRange1D computeTapRange(int64_t m, int64_t in, int64_t s, int64_t d,
@@ -102,7 +102,6 @@ TapRange1D computeTapRange(int64_t m, int64_t in, int64_t s, int64_t d,
     return r;
   r.lo = lo;
   r.count = hi - lo;
-  r.outOffset = lo * s + shift;
   return r;
 }
 
@@ -186,23 +185,43 @@ struct TapSegment {
   TapRange1D range;
 };
 
+/// Appends tap `m` with rows `r` to `segs`, extending the last segment when
+/// it ends at m with the same rows.
+void appendTap(SmallVector<TapSegment> &segs, int64_t m, TapRange1D r) {
+  if (!segs.empty() && segs.back().mEnd == m && segs.back().range.lo == r.lo &&
+      segs.back().range.count == r.count)
+    segs.back().mEnd = m + 1;
+  else
+    segs.push_back({m, m + 1, r});
+}
+
 SmallVector<SmallVector<TapSegment>>
 tapSegments(const convgen::TransposeGeometry &g) {
   int64_t n = g.numSpatialDims;
   SmallVector<SmallVector<TapSegment>> segments(n);
   for (int64_t d = 0; d < n; ++d)
-    for (int64_t m = 0; m < g.kernelSpatial[d]; ++m) {
-      TapRange1D r = computeTapRange(m, g.inputSpatial[d], g.strides[d],
-                                     g.dilations[d], g.cropBefore[d],
-                                     g.outSpatial[d]);
-      auto &segs = segments[d];
-      if (!segs.empty() && segs.back().mEnd == m &&
-          segs.back().range.lo == r.lo && segs.back().range.count == r.count)
-        segs.back().mEnd = m + 1;
-      else
-        segs.push_back({m, m + 1, r});
-    }
+    for (int64_t m = 0; m < g.kernelSpatial[d]; ++m)
+      appendTap(segments[d], m,
+                computeTapRange(m, g.inputSpatial[d], g.strides[d],
+                                g.dilations[d], g.cropBefore[d],
+                                g.outSpatial[d]));
   return segments;
+}
+
+/// out += y, elementwise (both of the same static shape).
+linalg::GenericOp createAccumulate(OpBuilder &b, Location loc, Value y,
+                                   Value out) {
+  auto type = cast<RankedTensorType>(out.getType());
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps(
+      2, AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  return linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{y}, ValueRange{out}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &eb, Location el, ValueRange args) {
+        Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
+        linalg::YieldOp::create(eb, el, v);
+      });
 }
 
 /// Runs `box(b, loc, inOffset, count, mBegin, mEnd, acc)` for every box of
@@ -368,9 +387,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   Value lowerByColumns(PatternRewriter &b, Location loc, TransposeOp op,
                        const convgen::TransposeGeometry &g, Value out) const {
     int64_t n = g.numSpatialDims, rank = n + 2;
-    MLIRContext *ctx = b.getContext();
     Value input = op.getInputs(), kernel = op.getKernel();
-    auto inType = cast<RankedTensorType>(input.getType());
     auto kType = cast<RankedTensorType>(kernel.getType());
     auto outType = cast<RankedTensorType>(out.getType());
     Type accType = outType.getElementType();
@@ -379,12 +396,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       taps *= g.kernelSpatial[d];
     int64_t columns = taps * cout;
 
-    // KT[1..., ci, (m..., co)] = K[m..., co, ci]: a permuting copy of the
-    // kernel, collapsed. Rows a multiple of 128 bytes long (ISTFT: 1024
-    // columns) would put a column tile's panel on one L1 cache set: the
-    // copy then gets `pad` extra entries of the first tap dimension (at
-    // least 64 bytes at the end of every row) and the GEMM reads the
-    // [ci, 0:columns) view.
+    // KT[ci, (m..., co)] = K[m..., co, ci]. Rows a multiple of 128 bytes
+    // long (ISTFT: 1024 columns) would put a column tile's panel on one L1
+    // cache set: the kernel then gets `pad` extra entries of the first tap
+    // dimension (at least 64 bytes at the end of every KT row) and the GEMM
+    // reads the [ci, 0:columns) view.
     int64_t rest = cout;
     for (int64_t d = 1; d < n; ++d)
       rest *= g.kernelSpatial[d];
@@ -436,46 +452,35 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // Row adds (along the last spatial dimension, dilation 1): the input
     // columns [jLo, jHi) whose k taps all land in the output add their
     // k*Cout values as one contiguous row; the taps of the other columns
-    // (the borders) go tap by tap.
+    // (the borders) go tap by tap. [jLo, jHi) is the intersection of the
+    // last dimension's tap ranges.
     int64_t last = n - 1;
-    int64_t kL = g.kernelSpatial[last], sL = g.strides[last];
-    int64_t cropL = g.cropBefore[last];
-    auto floorDiv = [](int64_t a, int64_t b) {
-      return a >= 0 ? a / b : -((-a + b - 1) / b);
-    };
-    int64_t jLo = std::max<int64_t>(0, -floorDiv(-cropL, sL));
-    int64_t jHi = std::min<int64_t>(
-        g.inputSpatial[last],
-        floorDiv(g.outSpatial[last] - kL + cropL, sL) + 1);
+    int64_t kL = g.kernelSpatial[last];
+    int64_t jLo = 0, jHi = g.inputSpatial[last];
+    for (const TapSegment &seg : segments[last]) {
+      jLo = std::max(jLo, seg.range.lo);
+      jHi = std::min(jHi, seg.range.lo + seg.range.count);
+    }
     bool rowAdds = g.dilations[last] == 1 && kL > 1 && jHi > jLo;
     int64_t rowLength = kL * cout;
     SmallVector<SmallVector<TapSegment>> leftSegments, rightSegments,
         rowSegments;
     if (rowAdds) {
-      // Per tap of the last dimension, its rows left of jLo and right of
-      // jHi; consecutive taps with the same rows form one segment.
+      // Per tap of the last dimension, its rows left of jLo (right of
+      // jHi); consecutive taps with the same rows form one segment.
       auto border = [&](bool left) {
         SmallVector<TapSegment> segs;
-        for (int64_t m = 0; m < kL; ++m) {
-          TapRange1D r = computeTapRange(m, g.inputSpatial[last], sL, 1,
-                                         cropL, g.outSpatial[last]);
-          int64_t lo = r.lo, hi = r.lo + r.count;
+        for (const TapSegment &seg : segments[last]) {
+          int64_t lo = seg.range.lo, hi = seg.range.lo + seg.range.count;
           if (left)
             hi = std::min(hi, jLo);
           else
             lo = std::max(lo, jHi);
           TapRange1D part;
-          if (hi > lo) {
-            part.lo = lo;
-            part.count = hi - lo;
-            part.outOffset = lo * sL + m - cropL;
-          }
-          if (!segs.empty() && segs.back().mEnd == m &&
-              segs.back().range.lo == part.lo &&
-              segs.back().range.count == part.count)
-            segs.back().mEnd = m + 1;
-          else
-            segs.push_back({m, m + 1, part});
+          if (hi > lo)
+            part = {lo, hi - lo};
+          for (int64_t m = seg.mBegin; m < seg.mEnd; ++m)
+            appendTap(segs, m, part);
         }
         SmallVector<SmallVector<TapSegment>> all(segments);
         all[last] = segs;
@@ -484,11 +489,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       leftSegments = border(/*left=*/true);
       rightSegments = border(/*left=*/false);
       rowSegments = segments;
-      TapRange1D interior;
-      interior.lo = jLo;
-      interior.count = jHi - jLo;
-      interior.outOffset = jLo * sL - cropL;
-      rowSegments[last] = {TapSegment{0, 1, interior}};
+      rowSegments[last] = {TapSegment{0, 1, TapRange1D{jLo, jHi - jLo}}};
     }
     int64_t pixels = 1;
     for (int64_t d = 0; d < n; ++d)
@@ -568,19 +569,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           Value oTile = tensor::ExtractSliceOp::create(
               bb, bl, outType.clone(o.shape), a, o.offsets, o.sizes,
               o.strides);
-          SmallVector<AffineMap> addMaps(
-              2, AffineMap::getMultiDimIdentityMap(rank, ctx));
-          Value sum =
-              linalg::GenericOp::create(
-                  bb, bl, TypeRange{oTile.getType()}, ValueRange{yTap},
-                  ValueRange{oTile}, addMaps,
-                  SmallVector<utils::IteratorType>(
-                      rank, utils::IteratorType::parallel),
-                  [](OpBuilder &eb, Location el, ValueRange args) {
-                    Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
-                    linalg::YieldOp::create(eb, el, v);
-                  })
-                  .getResult(0);
+          Value sum = createAccumulate(bb, bl, yTap, oTile).getResult(0);
           return tensor::InsertSliceOp::create(bb, bl, sum, a, o.offsets,
                                                o.sizes, o.strides);
         };
@@ -604,7 +593,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             outMerge.push_back({i});
           outMerge.push_back({n, n + 1});
           Value merged = tensor::CollapseShapeOp::create(bb, bl, a, outMerge);
-          auto mergedType = cast<RankedTensorType>(merged.getType());
           SmallVector<int64_t> tileShape{1};
           tileShape.append(count.begin(), count.end() - 1);
           tileShape.push_back(rowLength);
@@ -674,25 +662,13 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                 oStrides.push_back(lb2.getIndexAttr(1));
                 Value oRow = tensor::ExtractSliceOp::create(
                     lb2, ll, tileType, iters[0], oOffsets, oSizes, oStrides);
-                int64_t tileRank = static_cast<int64_t>(tileShape.size());
-                SmallVector<AffineMap> addMaps(
-                    2, AffineMap::getMultiDimIdentityMap(tileRank, ctx));
-                auto add = linalg::GenericOp::create(
-                    lb2, ll, TypeRange{tileType}, ValueRange{yRow},
-                    ValueRange{oRow}, addMaps,
-                    SmallVector<utils::IteratorType>(
-                        tileRank, utils::IteratorType::parallel),
-                    [](OpBuilder &eb, Location el, ValueRange args) {
-                      Value v = arith::AddFOp::create(eb, el, args[1], args[0]);
-                      linalg::YieldOp::create(eb, el, v);
-                    });
+                auto add = createAccumulate(lb2, ll, yRow, oRow);
                 add->setAttr(kRoleAttrName, lb2.getStringAttr(kRoleRowAdd));
                 Value inserted = tensor::InsertSliceOp::create(
                     lb2, ll, add.getResult(0), iters[0], oOffsets, oSizes,
                     oStrides);
                 scf::YieldOp::create(lb2, ll, inserted);
               });
-          (void)mergedType;
           return tensor::ExpandShapeOp::create(bb, bl, a.getType(),
                                                loop.getResult(0), outMerge);
         };

@@ -132,10 +132,14 @@ private:
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
+  bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
+                    unsigned index);
   /// Elements of `elementType` per native vector.
   int64_t lanes(Type elementType) const;
   int64_t threadCount() const;
   HostVectorInfo host;
+  /// Operands already copied to a conflict-free row pitch.
+  llvm::DenseSet<Value> repitched;
 };
 
 /// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
@@ -236,81 +240,6 @@ LogicalResult tileForVectorization(RewriterBase &rewriter,
   tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   peelLoops(rewriter, tiled->loops);
   return success();
-}
-
-/// Gives the tensor that `op`'s input `index` reads (through extract_slice
-/// ops) a row pitch one cache line longer when its rows are a multiple of
-/// 1 KiB long. A cache block of a few channels then walks over rows that
-/// all map to the same few L1 sets (64 sets of 64-byte lines: 8 KiB rows
-/// fall into one set per line, 8 ways), and every row of the block misses
-/// the L1. With one more line per row, consecutive rows use consecutive
-/// sets. The wider tensor is a `tensor.pad` (high padding on the last
-/// dimension) read back through an extract_slice: an existing zero-padding
-/// copy is widened at no cost; otherwise the copy is added only when the
-/// contraction does at least `minFlopsPerElement` of work per element
-/// copied. Returns whether it changed the IR.
-bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
-                  unsigned index, int64_t minFlopsPerElement) {
-  Value root = op.getDpsInputs()[index];
-  while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>())
-    root = slice.getSource();
-  auto type = dyn_cast<RankedTensorType>(root.getType());
-  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
-      !type.getElementType().isIntOrFloat())
-    return false;
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-  if (elemBytes == 0 || 64 % elemBytes != 0)
-    return false;
-  int64_t pitch = type.getShape().back() * elemBytes;
-  if (pitch == 0 || pitch % 1024 != 0)
-    return false;
-  auto pad = root.getDefiningOp<tensor::PadOp>();
-  Value padValue = pad ? pad.getConstantPaddingValue() : Value();
-  if (pad && (!padValue || pad.getNofold()))
-    return false;
-  if (!pad) {
-    int64_t flops = 2;
-    for (int64_t r : op.getStaticLoopRanges())
-      flops *= r;
-    if (flops < minFlopsPerElement * type.getNumElements())
-      return false;
-  }
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> shape(type.getShape());
-  shape.back() += 64 / elemBytes;
-  auto wideType = RankedTensorType::get(shape, type.getElementType());
-  Location loc = root.getLoc();
-  SmallVector<OpFoldResult> low, high;
-  Value source = root;
-  if (pad) {
-    rewriter.setInsertionPoint(pad);
-    low = pad.getMixedLowPad();
-    high = pad.getMixedHighPad();
-    source = pad.getSource();
-  } else {
-    rewriter.setInsertionPointAfterValue(root);
-    low.assign(rank, rewriter.getIndexAttr(0));
-    high.assign(rank, rewriter.getIndexAttr(0));
-    padValue = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
-  }
-  std::optional<int64_t> lastHigh = getConstantIntValue(high.back());
-  if (!lastHigh)
-    return false;
-  high.back() = rewriter.getIndexAttr(*lastHigh + 64 / elemBytes);
-  auto wide =
-      tensor::PadOp::create(rewriter, loc, wideType, source, low, high, padValue);
-  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
-      sizes, strides(rank, rewriter.getIndexAttr(1));
-  for (int64_t d : type.getShape())
-    sizes.push_back(rewriter.getIndexAttr(d));
-  Value narrow = tensor::ExtractSliceOp::create(rewriter, loc, type, wide,
-                                                offsets, sizes, strides);
-  if (pad)
-    rewriter.replaceOp(pad, narrow);
-  else
-    rewriter.replaceAllUsesExcept(root, narrow, wide);
-  return true;
 }
 
 } // namespace
@@ -415,10 +344,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     if (channelsLast && !grouped) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
       if (ciBlock < ranges[ci])
-        repitchInput(rewriter, op, 0, kRepitchFlopsPerElement);
+        repitchInput(rewriter, op, 0);
       if (coBlock < ranges[co] &&
           dyMap.getResults().back() == getAffineDimExpr(co, op.getContext()))
-        repitchInput(rewriter, op, 1, kRepitchFlopsPerElement);
+        repitchInput(rewriter, op, 1);
     }
     outer[b] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
@@ -697,6 +626,123 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
   return tileForVectorization(rewriter, op, sizes);
 }
 
+/// Gives the tensor that `op`'s input `index` reads (through extract_slice
+/// ops) a row pitch one cache line longer when its rows are a multiple of
+/// 1 KiB long. A cache block of a few channels then walks over rows that
+/// all map to the same few L1 sets (64 sets of 64-byte lines: 8 KiB rows
+/// fall into one set per line, 8 ways), and every row of the block misses
+/// the L1. With one more line per row, consecutive rows use consecutive
+/// sets. An existing zero-padding copy (`tensor.pad`) gets one more line of
+/// high padding on its last dimension, at no cost. Otherwise, when the
+/// contraction does at least kRepitchFlopsPerElement of work per element,
+/// the tensor is copied into the first columns of a wider buffer (the
+/// extra line per row is never read, so it is not written): a
+/// `bufferization.alloc_tensor` and an extract_slice of it as the
+/// destination of a copy, vectorized row by row and split over threads.
+/// Returns whether it changed the IR.
+bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
+                                    linalg::GenericOp op, unsigned index) {
+  Value root = op.getDpsInputs()[index];
+  while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>())
+    root = slice.getSource();
+  if (repitched.contains(root))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(root.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+      !type.getElementType().isIntOrFloat())
+    return false;
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  if (elemBytes == 0 || 64 % elemBytes != 0)
+    return false;
+  int64_t pitch = type.getShape().back() * elemBytes;
+  if (pitch == 0 || pitch % 1024 != 0)
+    return false;
+  int64_t rank = type.getRank();
+  int64_t extra = 64 / elemBytes;
+  Location loc = root.getLoc();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes,
+      strides(rank, rewriter.getIndexAttr(1));
+  for (int64_t d : type.getShape())
+    sizes.push_back(rewriter.getIndexAttr(d));
+
+  if (auto pad = root.getDefiningOp<tensor::PadOp>()) {
+    Value padValue = pad.getConstantPaddingValue();
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
+                              high = pad.getMixedHighPad();
+    std::optional<int64_t> lastHigh = getConstantIntValue(high.back());
+    if (!padValue || pad.getNofold() || !lastHigh)
+      return false;
+    high.back() = rewriter.getIndexAttr(*lastHigh + extra);
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() += extra;
+    rewriter.setInsertionPoint(pad);
+    auto wide = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        pad.getSource(), low, high, padValue);
+    Value narrow = tensor::ExtractSliceOp::create(rewriter, loc, type, wide,
+                                                  offsets, sizes, strides);
+    rewriter.replaceOp(pad, narrow);
+    return true;
+  }
+
+  int64_t flops = 2;
+  for (int64_t r : op.getStaticLoopRanges())
+    flops *= r;
+  if (flops < kRepitchFlopsPerElement * type.getNumElements())
+    return false;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() += extra;
+  rewriter.setInsertionPointAfterValue(root);
+  Value buffer = bufferization::AllocTensorOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+      ValueRange{});
+  Value dest = tensor::ExtractSliceOp::create(rewriter, loc, type, buffer,
+                                              offsets, sizes, strides);
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto copy = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, ValueRange{root}, ValueRange{dest},
+      ArrayRef<AffineMap>{identity, identity}, iterators,
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, args[0]);
+      });
+  rewriter.replaceAllUsesExcept(root, copy.getResult(0), copy);
+  // Threads over the first dimension with at least as many iterations.
+  linalg::GenericOp rows = copy;
+  Value result = copy.getResult(0);
+  int64_t threads = threadCount();
+  if (threads > 1)
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      if (type.getDimSize(d) < threads)
+        continue;
+      SmallVector<int64_t> split(rank, 0);
+      split[d] = (type.getDimSize(d) + threads - 1) / threads;
+      auto threaded = tile(rewriter, rows, split, /*forall=*/true);
+      if (succeeded(threaded)) {
+        rows = cast<linalg::GenericOp>(threaded->tiledOps.back());
+        result = threaded->replacements[0];
+      }
+      break;
+    }
+  // One row at a time: the tile is a pure copy of a row slice, replaced by
+  // the slice itself, so that the row's insert_slice bufferizes to a
+  // contiguous memref.copy (a memcpy of the row).
+  SmallVector<int64_t> row(rank, 1);
+  row.back() = 0;
+  bool whole = rows == copy;
+  auto tiled = tile(rewriter, rows, row);
+  if (succeeded(tiled)) {
+    if (whole)
+      result = tiled->replacements[0];
+    auto rowCopy = cast<linalg::GenericOp>(tiled->tiledOps.back());
+    rewriter.replaceOp(rowCopy, rowCopy.getDpsInputs()[0]);
+  }
+  // The other taps reading the same tensor find it done.
+  repitched.insert(result);
+  return true;
+}
+
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
@@ -722,6 +768,7 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
 
 void TileAndVectorize::runOnOperation() {
   host = HostVectorInfo::detect();
+  repitched.clear();
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);

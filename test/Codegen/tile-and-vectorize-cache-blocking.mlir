@@ -113,15 +113,22 @@ func.func @dw_grouped_groups_inside(%x: tensor<2x2x56x64xf32>, %dy: tensor<2x2x5
 
 // Channel-blocked 1x1 filter gradient with 1 KiB input rows (256 f32): a
 // block of 6 input channels would walk down rows that all fall into the
-// same L1 sets, so the input is copied to rows one cache line longer
-// (272 f32) and read back through a slice. out_backprop's 2 KiB rows are
-// left alone: 2 FLOPs x 256 input channels per element do not pay for a
-// copy (the threshold is 1024).
+// same L1 sets, so the input is copied, row by row, into the first 256
+// columns of rows one cache line longer (272 f32; the extra line is never
+// read or written) and the tap reads the copy. out_backprop's 2 KiB rows
+// are left alone: 2 FLOPs x 256 input channels per element do not pay for
+// a copy (the threshold is 1024).
 // CHECK-LABEL: func.func @dw_repitch_input
-// CHECK:         tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 0, 16]
-// CHECK:         } : tensor<2x4x4x256xf32> to tensor<2x4x4x272xf32>
+// CHECK:         %[[BUF:.*]] = bufferization.alloc_tensor() : tensor<2x4x4x272xf32>
+// CHECK:         %[[DST:.*]] = tensor.extract_slice %[[BUF]][0, 0, 0, 0] [2, 4, 4, 256] [1, 1, 1, 1]
+// CHECK:         %[[COPY:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[DST]])
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               %[[ROW:.*]] = tensor.extract_slice %arg0[{{.*}}] [1, 1, 1, 256] [1, 1, 1, 1]
+// CHECK:               tensor.insert_slice %[[ROW]] into
+// CHECK-NOT:     alloc_tensor
 // CHECK-NOT:     tensor.pad
-// CHECK:         vector.transfer_read %{{.*}} : tensor<2x4x4x272xf32>, vector<4x6xf32>
+// CHECK:         vector.transfer_read %[[COPY]]{{.*}} : tensor<2x4x4x256xf32>, vector<4x6xf32>
 // CHECK:         vector.transfer_read %arg1{{.*}} : tensor<2x4x4x512xf32>, vector<4x16xf32>
 func.func @dw_repitch_input(%x: tensor<2x4x4x256xf32>, %dy: tensor<2x4x4x512xf32>) -> tensor<1x1x256x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x4x256xf32>, tensor<2x4x4x512xf32> -> tensor<1x1x256x512xf32>
@@ -131,14 +138,18 @@ func.func @dw_repitch_input(%x: tensor<2x4x4x256xf32>, %dy: tensor<2x4x4x512xf32
 // -----
 
 // A 3x3 layer's zero-padding copy of the input is widened by one cache line
-// per row (free: the copy is there anyway).
+// per row (free: the copy is there anyway). out_backprop (2 KiB rows, 2 x
+// 512 FLOPs per element and tap) is copied once for the nine taps.
 // CHECK-LABEL: func.func @dw_repitch_padded_input
+// CHECK:         bufferization.alloc_tensor() : tensor<1x4x4x528xf32>
 // CHECK:         tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 16]
-// CHECK:         } : tensor<1x4x4x256xf32> to tensor<1x6x6x272xf32>
+// CHECK:         } : tensor<1x4x4x512xf32> to tensor<1x6x6x528xf32>
 // CHECK-NOT:     tensor.pad
-func.func @dw_repitch_padded_input(%x: tensor<1x4x4x256xf32>, %dy: tensor<1x4x4x256xf32>) -> tensor<3x3x256x256xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x4x256xf32>, tensor<1x4x4x256xf32> -> tensor<3x3x256x256xf32>
-  return %dw : tensor<3x3x256x256xf32>
+// CHECK-NOT:     alloc_tensor
+// CHECK:         return
+func.func @dw_repitch_padded_input(%x: tensor<1x4x4x512xf32>, %dy: tensor<1x4x4x512xf32>) -> tensor<3x3x512x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x4x512xf32>, tensor<1x4x4x512xf32> -> tensor<3x3x512x512xf32>
+  return %dw : tensor<3x3x512x512xf32>
 }
 
 // -----

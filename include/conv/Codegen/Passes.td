@@ -59,7 +59,11 @@ def ConvCPUTileAndVectorizePass
       eighth of the L2 for a single wide-row contraction,
       `conv.dw_contractions = 1`), then
       a register tile over (ci, co) and an inner reduction chunk over the
-      last output dimension.
+      last output dimension. A channel-blocked operand whose rows are a
+      multiple of 1 KiB (they would share a few L1 sets) is given rows one
+      cache line longer: its zero-padding `tensor.pad` is widened, or it is
+      copied row by row into a `bufferization.alloc_tensor` (once, for all
+      taps; only when the tap does >= 1024 FLOPs per element).
     * `transpose_phase` (loops [b, o..., co, t..., ci]): a ci cache block
       (outermost) when the kernel panel of a column tile exceeds half the
       L2, blocking over b and all but the last output dimension, then a
@@ -105,6 +109,7 @@ def ConvCPUTileAndVectorizePass
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

@@ -7,9 +7,11 @@
 // RUN: conv-run %s --entry ncdhw_f16_groups_same --check --seed 4 | FileCheck %s --check-prefix=F16
 // Channel-blocked filter gradients whose operands get a conflict-free row
 // pitch (conv-cpu-tile-and-vectorize, repitchInput): an added copy of a
-// 1x1 layer's input (1 KiB rows) and a widened zero-padding copy of a 3x3
-// layer's input, with 1 and 2 threads.
+// 1x1 layer's input (1 KiB rows), a widened zero-padding copy of a 3x3
+// layer's input plus one copy of its out_backprop for the nine taps, with
+// 1 and 2 threads.
 // RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 5 --l1-cache-bytes=32768 --l2-cache-bytes=524288 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 7 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS
@@ -53,9 +55,9 @@ func.func @nhwc_f32_repitch_1x1(%x: tensor<1x4x5x256xf32>, %dy: tensor<1x4x5x512
   return %dw : tensor<1x1x256x512xf32>
 }
 
-func.func @nhwc_f32_repitch_3x3(%x: tensor<2x5x6x256xf32>, %dy: tensor<2x5x6x256xf32>) -> tensor<3x3x256x256xf32> {
+func.func @nhwc_f32_repitch_3x3(%x: tensor<2x5x6x512xf32>, %dy: tensor<2x5x6x512xf32>) -> tensor<3x3x512x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
           strides = [1, 1] dilations = [1, 1]
-          : tensor<2x5x6x256xf32>, tensor<2x5x6x256xf32> -> tensor<3x3x256x256xf32>
-  return %dw : tensor<3x3x256x256xf32>
+          : tensor<2x5x6x512xf32>, tensor<2x5x6x512xf32> -> tensor<3x3x512x512xf32>
+  return %dw : tensor<3x3x512x512xf32>
 }

@@ -420,8 +420,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     threadDim = co;
     threadAlign = t.cols;
   } else if (role.getValue() == kRoleTransposePhase) {
-    // Loops [b, o_0..o_{n-1}, co, t_0..t_{n-1}, ci].
-    int64_t n = (numLoops - 3) / 2;
+    // Loops [b, o_0..o_{n-1}, co, t_0..t_{T-1}, ci]; T = n unless the op
+    // says otherwise (conv.phase_taps).
+    int64_t numTaps = (numLoops - 3) / 2;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kPhaseTapsAttrName))
+      numTaps = attr.getInt();
+    int64_t n = numLoops - 3 - numTaps;
     int64_t co = n + 1, ci = numLoops - 1;
     AffineMap outMap = op.getIndexingMapsArray()[2];
     channelsLast =
@@ -439,14 +443,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[rowDim] = registerTileRows ? t.rows
                                      : chooseRows(ranges[rowDim], t.rows);
     inner[co] = t.cols;
-    for (int64_t d = 0; d < n; ++d)
+    for (int64_t d = 0; d < numTaps; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[ci] = t.reductionChunk;
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows
     // sweep over it; the block loop is outermost.
     int64_t taps = 1;
-    for (int64_t d = 0; d < n; ++d)
+    for (int64_t d = 0; d < numTaps; ++d)
       taps *= ranges[n + 2 + d];
     int64_t panelBytes = taps * ranges[ci] * t.cols * elemBytes;
     if (panelBytes > l2 / 2) {

@@ -126,3 +126,23 @@ func.func @row_adds(%x: tensor<1x20x8xf32>, %k: tensor<11x3x8xf32>) -> tensor<1x
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [4] dilation_rate = [1] : tensor<1x20x8xf32>, tensor<11x3x8xf32> -> tensor<1x87x3xf32>
   return %y : tensor<1x87x3xf32>
 }
+
+// -----
+
+// Depth-to-space contraction (k = s = 2, no tap loops): per input row j_0
+// and phase m_0, the fused zero fill of the [64, 64] output row block, then
+// the (m_1, co) column tiles outside the row tiles along j_1 (64 = 10 x 6
+// + a peeled 4), each with the 64 input channels as its reduction.
+// CHECK-LABEL: func.func @depth_to_space
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x1x1x64x64xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:                   arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:               arith.mulf {{.*}} : vector<4x16xf32>
+func.func @depth_to_space(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>) -> tensor<1x128x128x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x32x64xf32> -> tensor<1x128x128x32xf32>
+  return %y : tensor<1x128x128x32xf32>
+}

@@ -64,7 +64,9 @@ def ConvCPUTileAndVectorizePass
       cache line longer: its zero-padding `tensor.pad` is widened, or it is
       copied row by row into a `bufferization.alloc_tensor` (once, for all
       taps; only when the tap does >= 1024 FLOPs per element).
-    * `transpose_phase` (loops [b, o..., co, t..., ci]): a ci cache block
+    * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
+      gives the number of tap loops when it is not the number of output
+      dimensions): a ci cache block
       (outermost) when the kernel panel of a column tile exceeds half the
       L2, blocking over b and all but the last output dimension, then a
       register tile over (last o or b, co) with every tap and a chunk of ci

@@ -24,7 +24,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       kernel tap at a time instead (`transpose-per-tap`). With few output
       channels (<= 4, channels last) the columns lowering is used instead:
       one GEMM per batch item with every (tap, output channel) pair as a
-      column, then per-tap adds into the output.
+      column, then per-tap adds into the output. A kernel equal to its
+      stride (no crop, channels last) with a large input and a small kernel
+      becomes one depth-to-space contraction over the output viewed as
+      [N, I_0, s_0, ..., I_{n-1}, s_{n-1} * Cout].
     * With `dw-reduction-block-bytes`, a filter gradient whose input window
       and out_backprop exceed that size runs all its taps over one block of
       batch items (or of rows of the first spatial dimension) at a time, so
@@ -42,7 +45,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     Option<"transposePerTap", "transpose-per-tap", "std::string",
            /*default=*/"\"auto\"",
            "Lower conv.transpose one kernel tap at a time: auto (when the "
-           "phases would mostly multiply padding), always, never; columns: "
+           "phases would mostly multiply padding; also picks depth-to-space "
+           "and columns), always, never; columns: "
            "one GEMM over all (tap, output channel) columns, then per-tap "
            "adds (channels last; auto picks it for <= 4 output channels)">,
     Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",

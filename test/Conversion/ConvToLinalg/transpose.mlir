@@ -180,3 +180,56 @@ func.func @padded_kernel_rows(%x: tensor<1x4x4x8xf32>, %k: tensor<2x2x32x8xf32>)
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x8xf32>, tensor<2x2x32x8xf32> -> tensor<1x8x8x32xf32>
   return %y : tensor<1x8x8x32xf32>
 }
+
+// -----
+
+// Kernel = stride, no crop, a large input (1 MiB) and a small kernel
+// (32 KiB): depth-to-space lowering. The kernel is relaid out as
+// KD[m_0, ci, (m_1, co)]; one contraction with loops
+// [b, j_0, m_0, j_1, (m_1, co), ci] (no tap loops: conv.phase_taps = 0)
+// fills the output viewed as [N, I_0, s_0, I_1, s_1 * Cout], which two
+// reshapes turn back into [N, O_0, O_1, Cout].
+// CHECK-LABEL: func.func @depth_to_space_2d
+// CHECK:         %[[KT:.*]] = linalg.transpose ins(%arg1 : tensor<2x2x32x64xf32>) outs(%{{.*}} : tensor<2x64x2x32xf32>) permutation = [0, 3, 1, 2]  {conv.role = "relayout"}
+// CHECK:         %[[KD:.*]] = tensor.collapse_shape %[[KT]] {{\[\[}}0], [1], [2, 3]] : tensor<2x64x2x32xf32> into tensor<2x64x64xf32>
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x64x2x64x64xf32>)
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:      ins(%arg0, %[[KD]] : tensor<1x64x64x64xf32>, tensor<2x64x64xf32>) outs(%[[Z]] : tensor<1x64x2x64x64xf32>)
+// CHECK-SAME:      attrs = {conv.phase_taps = 0 : i64, conv.role = "transpose_phase"}
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0], [1], [2], [3], [4, 5]] output_shape [1, 64, 2, 64, 2, 32]
+// CHECK:         %[[O:.*]] = tensor.collapse_shape %[[E]] {{\[\[}}0], [1, 2], [3, 4], [5]] : tensor<1x64x2x64x2x32xf32> into tensor<1x128x128x32xf32>
+// CHECK:         return %[[O]]
+func.func @depth_to_space_2d(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>) -> tensor<1x128x128x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x32x64xf32> -> tensor<1x128x128x32xf32>
+  return %y : tensor<1x128x128x32xf32>
+}
+
+// -----
+
+// 3-D, 'same' padding (k = s: no crop): the output view is
+// [N, I_0, s_0, I_1, s_1, I_2, s_2 * Cout].
+// CHECK-LABEL: func.func @depth_to_space_3d
+// CHECK:         linalg.transpose ins(%arg1 : tensor<2x2x2x16x64xf32>) outs(%{{.*}} : tensor<2x2x64x2x16xf32>) permutation = [0, 1, 4, 2, 3]
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<2x2x64x2x16xf32> into tensor<2x2x64x32xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d3, d5, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d4, d7, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4, d5, d6)>]
+// CHECK-SAME:      outs(%{{.*}} : tensor<1x16x2x16x2x16x32xf32>) attrs = {conv.phase_taps = 0 : i64, conv.role = "transpose_phase"}
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4], [5, 6], [7]] : tensor<1x16x2x16x2x16x2x16xf32> into tensor<1x32x32x32x16xf32>
+func.func @depth_to_space_3d(%x: tensor<1x16x16x16x64xf32>, %k: tensor<2x2x2x16x64xf32>) -> tensor<1x32x32x32x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2, 2] dilation_rate = [1, 1, 1] : tensor<1x16x16x16x64xf32>, tensor<2x2x2x16x64xf32> -> tensor<1x32x32x32x16xf32>
+  return %y : tensor<1x32x32x32x16xf32>
+}
+
+// -----
+
+// The same layer with a kernel of 256 KiB (above 128 KiB): it would be
+// re-read for every input row, so the phases stay (one contraction in a
+// 2 x 2 loop over them).
+// CHECK-LABEL: func.func @depth_to_space_large_kernel
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK-NOT:       conv.phase_taps
+// CHECK:             conv.role = "transpose_phase"
+func.func @depth_to_space_large_kernel(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x256x64xf32>) -> tensor<1x128x128x256xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x256x64xf32> -> tensor<1x128x128x256xf32>
+  return %y : tensor<1x128x128x256xf32>
+}

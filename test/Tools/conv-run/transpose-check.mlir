@@ -18,6 +18,12 @@
 // RUN: conv-run %s --entry columns_rows_2d --check --seed 11 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Channels-first (relayouts around the channels-last kernel), 2 threads.
 // RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 | FileCheck %s --check-prefix=F64
+// Depth-to-space lowering (k = s, input >= 1 MiB, kernel <= 128 KiB):
+// 2-D with 1 and 2 threads, 3-D 'same' with 2 threads, bf16 inputs.
+// RUN: conv-run %s --entry depth_to_space_2d --check --seed 12 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depth_to_space_2d --check --seed 13 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depth_to_space_3d --check --seed 14 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depth_to_space_bf16 --check --seed 15 | FileCheck %s --check-prefix=BF16
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -79,4 +85,19 @@ func.func @columns_rows_2d(%x: tensor<2x6x7x16xf32>, %k: tensor<11x11x3x16xf32>)
          strides = [4, 4] dilation_rate = [1, 1]
          : tensor<2x6x7x16xf32>, tensor<11x11x3x16xf32> -> tensor<2x31x35x3xf32>
   return %y : tensor<2x31x35x3xf32>
+}
+
+func.func @depth_to_space_2d(%x: tensor<2x40x64x64xf32>, %k: tensor<2x2x24x64xf32>) -> tensor<2x80x128x24xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<2x40x64x64xf32>, tensor<2x2x24x64xf32> -> tensor<2x80x128x24xf32>
+  return %y : tensor<2x80x128x24xf32>
+}
+
+func.func @depth_to_space_3d(%x: tensor<1x8x16x33x64xf32>, %k: tensor<2x2x2x16x64xf32>) -> tensor<1x16x32x66x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2, 2] dilation_rate = [1, 1, 1] : tensor<1x8x16x33x64xf32>, tensor<2x2x2x16x64xf32> -> tensor<1x16x32x66x16xf32>
+  return %y : tensor<1x16x32x66x16xf32>
+}
+
+func.func @depth_to_space_bf16(%x: tensor<1x64x128x64xbf16>, %k: tensor<2x2x16x64xbf16>) -> tensor<1x128x256x16xbf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x128x64xbf16>, tensor<2x2x16x64xbf16> -> tensor<1x128x256x16xbf16>
+  return %y : tensor<1x128x256x16xbf16>
 }

@@ -28,6 +28,10 @@ constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
 /// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
 /// [b, o..., co, t..., ci], reduction over the taps t and ci.
 constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
+/// On a transpose_phase contraction: the number of tap loops t when it is
+/// not the number of output dimensions (the depth-to-space contraction of
+/// a kernel that equals its stride has none: loops [b, o..., co, ci]).
+constexpr llvm::StringLiteral kPhaseTapsAttrName = "conv.phase_taps";
 /// A correlation with few output channels whose input-channel reduction is
 /// split into (ci / L, L) with the L lanes kept apart (a vector of partial
 /// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the

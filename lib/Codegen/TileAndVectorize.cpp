@@ -646,9 +646,22 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
 /// Returns whether it changed the IR.
 bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
                                     linalg::GenericOp op, unsigned index) {
+  // The tensor to widen: the root of the operand's slices, or, for a
+  // strided slice (a strided 1x1 filter gradient's input, per reduction
+  // block), that slice itself: the copy then also gathers it (its rows are
+  // `stride` rows apart in memory).
   Value root = op.getDpsInputs()[index];
-  while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>())
-    root = slice.getSource();
+  int64_t rowStride = 1;
+  auto strided = root.getDefiningOp<tensor::ExtractSliceOp>();
+  if (strided && !strided.hasUnitStride() &&
+      strided.getType().getRank() >= 2) {
+    std::optional<int64_t> s = getConstantIntValue(
+        strided.getMixedStrides()[strided.getType().getRank() - 2]);
+    rowStride = s ? *s : 1;
+  } else {
+    while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>())
+      root = slice.getSource();
+  }
   if (repitched.contains(root))
     return false;
   auto type = dyn_cast<RankedTensorType>(root.getType());
@@ -658,7 +671,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   if (elemBytes == 0 || 64 % elemBytes != 0)
     return false;
-  int64_t pitch = type.getShape().back() * elemBytes;
+  int64_t pitch = type.getShape().back() * elemBytes * rowStride;
   if (pitch == 0 || pitch % 1024 != 0)
     return false;
   int64_t rank = type.getRank();

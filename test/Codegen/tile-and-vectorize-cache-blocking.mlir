@@ -154,6 +154,23 @@ func.func @dw_repitch_padded_input(%x: tensor<1x4x4x512xf32>, %dy: tensor<1x4x4x
 
 // -----
 
+// Stride-2 1x1 filter gradient: the input rows the tap reads are 2 KiB
+// apart (256 f32, every other position), so the strided slice itself is
+// copied: gathered row by row into rows of 272 f32 (1024 FLOPs per
+// gathered element).
+// CHECK-LABEL: func.func @dw_repitch_strided
+// CHECK:         %[[BUF:.*]] = bufferization.alloc_tensor() : tensor<2x4x4x272xf32>
+// CHECK:         tensor.extract_slice %[[BUF]][0, 0, 0, 0] [2, 4, 4, 256] [1, 1, 1, 1]
+// CHECK:         %[[ROW:.*]] = tensor.extract_slice %arg0[{{.*}}] [1, 1, 1, 256] [1, 2, 2, 1] : tensor<2x8x8x256xf32> to tensor<1x1x1x256xf32>
+// CHECK:         tensor.insert_slice %[[ROW]] into %{{.*}} [1, 1, 1, 256] [1, 1, 1, 1] : tensor<1x1x1x256xf32> into tensor<2x4x4x256xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<2x4x4x256xf32>, vector<4x6xf32>
+func.func @dw_repitch_strided(%x: tensor<2x8x8x256xf32>, %dy: tensor<2x4x4x512xf32>) -> tensor<1x1x256x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x8x8x256xf32>, tensor<2x4x4x512xf32> -> tensor<1x1x256x512xf32>
+  return %dw : tensor<1x1x256x512xf32>
+}
+
+// -----
+
 // 768-byte rows (192 f32) spread over 16 set groups: no copy.
 // CHECK-LABEL: func.func @dw_no_repitch
 // CHECK-NOT:     tensor.pad

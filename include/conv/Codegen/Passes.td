@@ -63,7 +63,8 @@ def ConvCPUTileAndVectorizePass
       multiple of 1 KiB (they would share a few L1 sets) is given rows one
       cache line longer: its zero-padding `tensor.pad` is widened, or it is
       copied row by row into a `bufferization.alloc_tensor` (once, for all
-      taps; only when the tap does >= 1024 FLOPs per element).
+      taps; a strided slice is gathered; only when the tap does >= 1024
+      FLOPs per element).
     * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
       gives the number of tap loops when it is not the number of output
       dimensions): a ci cache block

@@ -7,11 +7,13 @@
 // RUN: conv-run %s --entry ncdhw_f16_groups_same --check --seed 4 | FileCheck %s --check-prefix=F16
 // Channel-blocked filter gradients whose operands get a conflict-free row
 // pitch (conv-cpu-tile-and-vectorize, repitchInput): an added copy of a
-// 1x1 layer's input (1 KiB rows), a widened zero-padding copy of a 3x3
+// 1x1 layer's input (1 KiB rows), a gathering copy of a stride-2 1x1
+// layer's input, a widened zero-padding copy of a 3x3
 // layer's input plus one copy of its out_backprop for the nine taps, with
 // 1 and 2 threads.
 // RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 5 --l1-cache-bytes=32768 --l2-cache-bytes=524288 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 7 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_repitch_strided --check --seed 8 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS
@@ -60,4 +62,11 @@ func.func @nhwc_f32_repitch_3x3(%x: tensor<2x5x6x512xf32>, %dy: tensor<2x5x6x512
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x5x6x512xf32>, tensor<2x5x6x512xf32> -> tensor<3x3x512x512xf32>
   return %dw : tensor<3x3x512x512xf32>
+}
+
+func.func @nhwc_f32_repitch_strided(%x: tensor<2x9x8x256xf32>, %dy: tensor<2x5x4x512xf32>) -> tensor<1x1x256x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<2x9x8x256xf32>, tensor<2x5x4x512xf32> -> tensor<1x1x256x512xf32>
+  return %dw : tensor<1x1x256x512xf32>
 }

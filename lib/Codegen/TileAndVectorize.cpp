@@ -340,7 +340,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     // Channel-blocked operands read narrow column blocks of their rows:
     // keep those rows from falling into the same L1 sets (rn12, 7x7x2048
-    // -> 512: 51 -> 62-66 GFLOP/s with 1 thread).
+    // -> 512: 50 -> 70 GFLOP/s with 1 thread).
     if (channelsLast && !grouped) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
       if (ciBlock < ranges[ci])
@@ -642,8 +642,9 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
 /// the tensor is copied into the first columns of a wider buffer (the
 /// extra line per row is never read, so it is not written): a
 /// `bufferization.alloc_tensor` and an extract_slice of it as the
-/// destination of a copy, vectorized row by row and split over threads.
-/// Returns whether it changed the IR.
+/// destination of a copy, one contiguous row (a memcpy) at a time, split
+/// over threads unless it already runs inside an scf.forall. Returns
+/// whether it changed the IR.
 bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
                                     linalg::GenericOp op, unsigned index) {
   // The tensor to widen: the root of the operand's slices, or, for a
@@ -725,11 +726,13 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
         linalg::YieldOp::create(b, l, args[0]);
       });
   rewriter.replaceAllUsesExcept(root, copy.getResult(0), copy);
-  // Threads over the first dimension with at least as many iterations.
+  // Threads over the first dimension with at least as many iterations
+  // (not inside another scf.forall, e.g. a tap's: no nested parallelism).
   linalg::GenericOp rows = copy;
   Value result = copy.getResult(0);
+  bool threadSplit = false;
   int64_t threads = threadCount();
-  if (threads > 1)
+  if (threads > 1 && !copy->getParentOfType<scf::ForallOp>())
     for (int64_t d = 0; d + 1 < rank; ++d) {
       if (type.getDimSize(d) < threads)
         continue;
@@ -739,6 +742,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
       if (succeeded(threaded)) {
         rows = cast<linalg::GenericOp>(threaded->tiledOps.back());
         result = threaded->replacements[0];
+        threadSplit = true;
       }
       break;
     }
@@ -747,10 +751,9 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   // contiguous memref.copy (a memcpy of the row).
   SmallVector<int64_t> row(rank, 1);
   row.back() = 0;
-  bool whole = rows == copy;
   auto tiled = tile(rewriter, rows, row);
   if (succeeded(tiled)) {
-    if (whole)
+    if (!threadSplit)
       result = tiled->replacements[0];
     auto rowCopy = cast<linalg::GenericOp>(tiled->tiledOps.back());
     rewriter.replaceOp(rowCopy, rowCopy.getDpsInputs()[0]);

@@ -253,17 +253,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       for (int64_t d = 0; d < n; ++d)
         e.push_back(getAffineDimExpr(3 + d, ctx));
       e.push_back(inner);
-      return AffineMap::get(numLoops, 0, e, ctx);
+      return e;
     };
-    SmallVector<AffineMap> maps = {activation(ciE), activation(coE),
-                                   AffineMap::get(numLoops, 0, {ciE, coE}, ctx)};
-    SmallVector<utils::IteratorType> iterators(numLoops,
-                                               utils::IteratorType::reduction);
-    iterators[0] = iterators[1] = utils::IteratorType::parallel;
-    auto contraction = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{tap.getType()}, ValueRange{packed, dy},
-        ValueRange{tap}, maps, iterators, buildMulAddBody);
-    contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
+    auto contraction = createMulAdd(
+        rewriter, loc, packed, dy, tap, activation(ciE), activation(coE),
+        {ciE, coE}, numLoops, /*numParallel=*/2, kRoleDwTap);
     int64_t contractions = 1;
     for (int64_t d = 0; d < lead; ++d)
       contractions *= g.filterSpatial[d];
@@ -646,23 +640,16 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           e.push_back(gE);
         e.push_back(inner);
       }
-      return AffineMap::get(numLoops, 0, e, ctx);
+      return e;
     };
     SmallVector<AffineExpr> outE{ciE};
     if (grouped)
       outE.push_back(gE);
     outE.push_back(coE);
-    SmallVector<AffineMap> maps = {activation(ciE), activation(coE),
-                                   AffineMap::get(numLoops, 0, outE, ctx)};
-    SmallVector<utils::IteratorType> iterators(numLoops,
-                                               utils::IteratorType::reduction);
-    for (int64_t i = 0; i < (grouped ? 3 : 2); ++i)
-      iterators[i] = utils::IteratorType::parallel;
-    auto contraction = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{tap.getType()}, ValueRange{x, dy},
-        ValueRange{tap}, maps, iterators,
-        buildMulAddBody);
-    contraction->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDwTap));
+    auto contraction = createMulAdd(rewriter, loc, x, dy, tap, activation(ciE),
+                                    activation(coE), outE, numLoops,
+                                    /*numParallel=*/grouped ? 3 : 2,
+                                    kRoleDwTap);
     int64_t contractions = 1;
     for (int64_t d = 0; d < n; ++d)
       contractions *= g.filterSpatial[d];

@@ -462,16 +462,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t d = 0; d + 1 < n; ++d)
       kE.push_back(getAffineDimExpr(2 + 2 * d, ctx));
     kE.append({ci, c2});
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xE, ctx),
-                                   AffineMap::get(numLoops, 0, kE, ctx),
-                                   AffineMap::get(numLoops, 0, oE, ctx)};
-    SmallVector<utils::IteratorType> iterators(numLoops,
-                                               utils::IteratorType::parallel);
-    iterators.back() = utils::IteratorType::reduction;
-    auto gemm = linalg::GenericOp::create(
-        b, loc, TypeRange{init.getType()}, ValueRange{input, kdMatrix},
-        ValueRange{init}, maps, iterators, buildMulAddBody);
-    gemm->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposePhase));
+    auto gemm = createMulAdd(b, loc, input, kdMatrix, init, xE, kE, oE,
+                             numLoops, /*numParallel=*/numLoops - 1,
+                             kRoleTransposePhase);
     gemm->setAttr(kPhaseTapsAttrName, b.getI64IntegerAttr(0));
 
     // Back to [N, O_0, ..., O_{n-1}, Cout]: split the last dimension into

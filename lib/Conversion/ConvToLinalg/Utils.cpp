@@ -229,6 +229,27 @@ void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args) {
   linalg::YieldOp::create(b, loc, add);
 }
 
+linalg::GenericOp createMulAdd(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, Value init,
+                               ArrayRef<AffineExpr> lhsE,
+                               ArrayRef<AffineExpr> rhsE,
+                               ArrayRef<AffineExpr> initE, int64_t numLoops,
+                               int64_t numParallel, StringRef role) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, lhsE, ctx),
+                                 AffineMap::get(numLoops, 0, rhsE, ctx),
+                                 AffineMap::get(numLoops, 0, initE, ctx)};
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::reduction);
+  for (int64_t i = 0; i < numParallel; ++i)
+    iterators[i] = utils::IteratorType::parallel;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+      ValueRange{init}, maps, iterators, buildMulAddBody);
+  generic->setAttr(kRoleAttrName, b.getStringAttr(role));
+  return generic;
+}
+
 Value createTapCorrelation(OpBuilder &b, Location loc, Layout layout,
                            Value input, Value filter, Value init,
                            ArrayRef<int64_t> dilations) {
@@ -260,18 +281,9 @@ Value createTapCorrelation(OpBuilder &b, Location loc, Layout layout,
     outE.push_back(coE);
     fE.append({ciE, coE});
   }
-  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xE, ctx),
-                                 AffineMap::get(numLoops, 0, fE, ctx),
-                                 AffineMap::get(numLoops, 0, outE, ctx)};
-  SmallVector<utils::IteratorType> iterators(numLoops,
-                                             utils::IteratorType::parallel);
-  for (int64_t i = n + 2; i < numLoops; ++i)
-    iterators[i] = utils::IteratorType::reduction;
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{input, filter},
-      ValueRange{init}, maps, iterators, buildMulAddBody);
-  generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposePhase));
-  return generic.getResult(0);
+  return createMulAdd(b, loc, input, filter, init, xE, fE, outE, numLoops,
+                      /*numParallel=*/n + 2, kRoleTransposePhase)
+      .getResult(0);
 }
 
 Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
@@ -357,18 +369,8 @@ Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
   xE.append({cioE, laneE});
   kE.append({coE, cioE, laneE});
   pE.push_back(laneE);
-  SmallVector<utils::IteratorType> iterators(numLoops,
-                                             utils::IteratorType::parallel);
-  for (int64_t i = n + 3; i < numLoops; ++i)
-    iterators[i] = utils::IteratorType::reduction;
-  auto lanes = linalg::GenericOp::create(
-      b, loc, TypeRange{partial.getType()}, ValueRange{x, k},
-      ValueRange{partial},
-      SmallVector<AffineMap>{AffineMap::get(numLoops, 0, xE, ctx),
-                             AffineMap::get(numLoops, 0, kE, ctx),
-                             AffineMap::get(numLoops, 0, pE, ctx)},
-      iterators, buildMulAddBody);
-  lanes->setAttr(kRoleAttrName, b.getStringAttr(kRoleTransposeLanes));
+  auto lanes = createMulAdd(b, loc, x, k, partial, xE, kE, pE, numLoops,
+                            /*numParallel=*/n + 3, kRoleTransposeLanes);
 
   // init[b, o..., co] += sum_lane partial[b, co, o..., lane]
   int64_t sumLoops = rank + 1;

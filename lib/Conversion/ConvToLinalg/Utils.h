@@ -5,6 +5,7 @@
 
 #include "conv/Geometry/Geometry.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -86,6 +87,17 @@ Value createCorrelation(OpBuilder &b, Location loc, convgen::DataLayout layout,
 /// A multiply-accumulate body: init + ext(lhs) * ext(rhs) in the type of
 /// init.
 void buildMulAddBody(OpBuilder &b, Location loc, ValueRange args);
+
+/// init += lhs * rhs (buildMulAddBody) as a linalg.generic over `numLoops`
+/// loops, the first `numParallel` parallel and the rest reductions, with
+/// the operands indexed by `lhsE`, `rhsE` and `initE`; tagged
+/// `conv.role = role`.
+linalg::GenericOp createMulAdd(OpBuilder &b, Location loc, Value lhs,
+                               Value rhs, Value init,
+                               ArrayRef<AffineExpr> lhsE,
+                               ArrayRef<AffineExpr> rhsE,
+                               ArrayRef<AffineExpr> initE, int64_t numLoops,
+                               int64_t numParallel, StringRef role);
 
 } // namespace mlir::conv::detail
 

@@ -110,6 +110,11 @@ constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
 /// about one streaming pass, a few percent of such a contraction.
 constexpr int64_t kRepitchFlopsPerElement = 1024;
 
+/// Elements from which a relayout with no outer dimension to split (a 2-D
+/// transpose) is split over threads along one of its inner dimensions; a
+/// smaller one costs about as much as the fork.
+constexpr int64_t kMinThreadedRelayout = 64 * 1024;
+
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
@@ -596,22 +601,38 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   linalg::GenericOp gop = *generic;
   ArrayRef<int64_t> shape = outType.getShape();
   int64_t threads = threadCount();
-  if (threads > 1) {
-    for (int64_t d = 0; d < rank; ++d) {
+  int64_t square = lanes(outType.getElementType());
+  if (threads > 1 && !op->getParentOfType<scf::ForallOp>()) {
+    // The thread split: the first other dimension with at least as many
+    // iterations as threads; else (a 2-D transpose, e.g. the columns
+    // lowering's kernel) the input-contiguous dimension in whole squares,
+    // when the transpose is large enough to pay for the fork.
+    int64_t splitDim = -1, chunk = 0;
+    for (int64_t d = 0; d < rank && splitDim < 0; ++d) {
       if (d == outInner || d == inInner || shape[d] < threads)
         continue;
+      splitDim = d;
+      chunk = (shape[d] + threads - 1) / threads;
+    }
+    if (splitDim < 0 && outType.getNumElements() >= kMinThreadedRelayout &&
+        shape[inInner] >= threads * square) {
+      splitDim = inInner;
+      chunk = llvm::divideCeil(llvm::divideCeil(shape[inInner], threads),
+                               square) *
+              square;
+    }
+    if (splitDim >= 0) {
       SmallVector<int64_t> sizes(rank, 0);
-      sizes[d] = (shape[d] + threads - 1) / threads;
+      sizes[splitDim] = chunk;
       auto threaded = tile(rewriter, gop, sizes, /*forall=*/true);
       if (failed(threaded))
         return failure();
       gop = cast<linalg::GenericOp>(threaded->tiledOps.back());
-      break;
     }
   }
   SmallVector<int64_t> sizes(rank, 1);
-  sizes[outInner] = lanes(outType.getElementType());
-  sizes[inInner] = sizes[outInner];
+  sizes[outInner] = square;
+  sizes[inInner] = square;
   return tileForVectorization(rewriter, gop, sizes);
 }
 

@@ -63,3 +63,37 @@ func.func @empty(%y: tensor<2x4x0x2xbf16>) -> tensor<2x2x4x0xbf16> {
   %t = linalg.transpose ins(%y : tensor<2x4x0x2xbf16>) outs(%e : tensor<2x2x4x0xbf16>) permutation = [0, 3, 1, 2] {conv.role = "relayout"}
   return %t : tensor<2x2x4x0xbf16>
 }
+
+// -----
+
+// A 2-D relayout (the columns lowering's kernel transpose, KT = K^T) has no
+// outer dimension to split: with at least 64K elements, the threads split
+// the dimension contiguous in the input (260 rows of the output) in whole
+// 8 x 8 squares, 136 + 124 rows (the second chunk's last 4 rows: the
+// remainder loop).
+// CHECK-LABEL: func.func @matrix
+// CHECK:         scf.forall (%[[R:.*]]) = (0) to (260) step (136)
+// CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (-d0 + 260, 136)>(%[[R]])
+// CHECK:           %[[FULL:.*]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%[[ROWS]]]
+// CHECK:           scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c8
+// CHECK:               vector.transpose {{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:           scf.for %{{.*}} = %[[FULL]] to %[[ROWS]] step %c8
+func.func @matrix(%k: tensor<256x260xf32>) -> tensor<260x256xf32> {
+  %e = tensor.empty() : tensor<260x256xf32>
+  %t = linalg.transpose ins(%k : tensor<256x260xf32>) outs(%e : tensor<260x256xf32>) permutation = [1, 0] {conv.role = "relayout"}
+  return %t : tensor<260x256xf32>
+}
+
+// -----
+
+// A smaller one (64 x 256: 16K elements) costs about as much as a fork:
+// one thread.
+// CHECK-LABEL: func.func @small_matrix
+// CHECK-NOT:     scf.forall
+// CHECK:         vector.transpose
+func.func @small_matrix(%k: tensor<256x64xf32>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %t = linalg.transpose ins(%k : tensor<256x64xf32>) outs(%e : tensor<64x256xf32>) permutation = [1, 0] {conv.role = "relayout"}
+  return %t : tensor<64x256xf32>
+}

@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -526,38 +527,38 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
 
     // KT[ci, (m..., co)] = K[m..., co, ci]. Rows a multiple of 128 bytes
     // long (ISTFT: 1024 columns) would put a column tile's panel on one L1
-    // cache set: the kernel then gets `pad` extra entries of the first tap
-    // dimension (at least 64 bytes at the end of every KT row) and the GEMM
-    // reads the [ci, 0:columns) view.
-    int64_t rest = cout;
-    for (int64_t d = 1; d < n; ++d)
-      rest *= g.kernelSpatial[d];
+    // cache set: KT is then written into the first `columns` entries of
+    // rows one cache line (64 bytes) longer, a `bufferization.alloc_tensor`
+    // whose extra entries are never written nor read.
     int64_t elemBytes =
         std::max<int64_t>(1, kType.getElementTypeBitWidth() / 8);
-    int64_t pad = 0;
+    int64_t pitchPad = 0;
     if ((columns * elemBytes) % 128 == 0)
-      pad = (64 + rest * elemBytes - 1) / (rest * elemBytes);
-    if (pad > 0) {
-      SmallVector<OpFoldResult> low(n + 2, b.getIndexAttr(0)),
-          high(n + 2, b.getIndexAttr(0));
-      high[0] = b.getIndexAttr(pad);
-      SmallVector<int64_t> padded(kType.getShape());
-      padded[0] += pad;
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(kType.getElementType()));
-      kernel = tensor::PadOp::create(b, loc, kType.clone(padded), kernel, low,
-                                     high, zero);
+      pitchPad = (64 + elemBytes - 1) / elemBytes;
+    auto ktType = RankedTensorType::get({cin, columns}, kType.getElementType());
+    Value ktInit;
+    if (pitchPad > 0) {
+      Value buffer = bufferization::AllocTensorOp::create(
+          b, loc,
+          RankedTensorType::get({cin, columns + pitchPad},
+                                kType.getElementType()),
+          ValueRange{});
+      ktInit = tensor::ExtractSliceOp::create(
+          b, loc, ktType, buffer,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(cin), b.getIndexAttr(columns)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    } else {
+      ktInit = tensor::EmptyOp::create(b, loc, ktType.getShape(),
+                                       kType.getElementType());
     }
     // K[m..., co, ci] is the row-major matrix [(m..., co), ci], so KT is
     // its 2-D transpose: a linalg.transpose tagged as a relayout, which the
     // tiling vectorizes in lanes x lanes squares.
-    int64_t paddedColumns = (g.kernelSpatial[0] + pad) * rest;
     SmallVector<ReassociationIndices> kCollapse{{}, {n + 1}};
     for (int64_t i = 0; i <= n; ++i)
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
-    Value ktInit = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{cin, paddedColumns}, kType.getElementType());
     auto transposeOp = linalg::TransposeOp::create(
         b, loc, kMatrix, ktInit, ArrayRef<int64_t>{1, 0});
     transposeOp->setAttr(kRoleAttrName, b.getStringAttr(kRoleRelayout));
@@ -566,12 +567,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // row remainder per item, not one per input row): a 1-D 1x1
     // correlation with the kernel as [1, ci, columns].
     SmallVector<int64_t> filterShape{1, cin, columns};
-    if (pad > 0)
-      kt = tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({cin, columns}, kType.getElementType()),
-          kt, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(cin), b.getIndexAttr(columns)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     kt = tensor::ExpandShapeOp::create(
         b, loc, RankedTensorType::get(filterShape, kType.getElementType()), kt,
         ArrayRef<ReassociationIndices>{{0, 1}, {2}});

@@ -11,6 +11,9 @@
 // columns, 256 bytes per row; 1-D ISTFT-like: 256 columns), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_padded_2d --check --seed 8 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
+// An ISTFT-like layer whose 260 x 256 kernel transpose is split over the
+// threads (into a 272-column buffer).
+// RUN: conv-run %s --entry columns_threaded_kernel_transpose --check --seed 16 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Columns lowering with row adds: one interior input column (its loop folds
 // away) and border columns (same, output_padding 0: crop 1); a 2-D
 // AlexNet-like stride-4 layer (11 taps: 33-value rows) with 2 threads.
@@ -64,6 +67,13 @@ func.func @columns_padded_2d(%x: tensor<2x5x6x8xf32>, %k: tensor<4x8x2x8xf32>) -
          strides = [2, 3] dilation_rate = [1, 1]
          : tensor<2x5x6x8xf32>, tensor<4x8x2x8xf32> -> tensor<2x12x23x2xf32>
   return %y : tensor<2x12x23x2xf32>
+}
+
+func.func @columns_threaded_kernel_transpose(%x: tensor<1x12x260xf32>, %k: tensor<256x1x260xf32>) -> tensor<1x960x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [64] dilation_rate = [1]
+         : tensor<1x12x260xf32>, tensor<256x1x260xf32> -> tensor<1x960x1xf32>
+  return %y : tensor<1x960x1xf32>
 }
 
 func.func @columns_padded_1d(%x: tensor<1x12x20xf32>, %k: tensor<256x1x20xf32>) -> tensor<1x960x1xf32> {

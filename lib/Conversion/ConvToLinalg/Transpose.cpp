@@ -145,6 +145,82 @@ Value forEachInBox(
   return nest.results[0];
 }
 
+/// The taps t < count_d of a phase or tap group of a channels-last
+/// transposed convolution's kernel K[k..., Cout, Cin], reversed, as the
+/// filter of createTapCorrelation:
+///   f[t..., ci, co] = K[first + (count - 1 - t) * step..., co, ci]
+/// (`first`: constants or loop indices). The copy gatherKernelTaps makes,
+/// but as one linalg.transpose per tap tagged as a relayout (the tiling
+/// vectorizes it in lanes x lanes squares and splits a large one over
+/// threads; the generic copy ran as scalar loops on one thread), in an
+/// scf.for nest over the taps. It is made right before the correlation
+/// that reads it, so the taps are still cached. When a row of f (Cout
+/// entries) is a multiple of 128 bytes, f is the first Cout columns of
+/// rows one cache line longer (a bufferization.alloc_tensor whose extra
+/// entries are never written nor read): a column tile's panel then spans
+/// every L1 set.
+Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
+                           ArrayRef<OpFoldResult> first,
+                           ArrayRef<int64_t> step, ArrayRef<int64_t> count) {
+  auto kType = cast<RankedTensorType>(kernel.getType());
+  int64_t n = kType.getRank() - 2;
+  int64_t cout = kType.getDimSize(n), cin = kType.getDimSize(n + 1);
+  Type elementType = kType.getElementType();
+  SmallVector<int64_t> shape(count);
+  shape.append({cin, cout});
+  auto fType = RankedTensorType::get(shape, elementType);
+  int64_t elemBytes = std::max<int64_t>(1, kType.getElementTypeBitWidth() / 8);
+  // The taps are written into slices of the (wide) buffer itself, the loop
+  // carrying it, and the [..., 0:Cout) view is taken after the loop (a view
+  // of a view as the carried value would bufferize to a copy).
+  SmallVector<int64_t> wide(shape);
+  bool pitched = (cout * elemBytes) % 128 == 0;
+  if (pitched)
+    wide.back() += (64 + elemBytes - 1) / elemBytes;
+  Value buffer =
+      pitched ? Value(bufferization::AllocTensorOp::create(
+                    b, loc, RankedTensorType::get(wide, elementType),
+                    ValueRange{}))
+              : Value(tensor::EmptyOp::create(b, loc, wide, elementType));
+  SmallVector<int64_t> begin(n, 0);
+  auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> t,
+                  Value acc) -> Value {
+    SmallVector<OpFoldResult> src, dst, ones(n + 2, nb.getIndexAttr(1)),
+        srcSizes(n, nb.getIndexAttr(1)), dstSizes(n, nb.getIndexAttr(1));
+    for (int64_t d = 0; d < n; ++d) {
+      AffineExpr e = nb.getAffineDimExpr(0) +
+                     (count[d] - 1 - nb.getAffineDimExpr(1)) * step[d];
+      src.push_back(
+          affine::makeComposedFoldedAffineApply(nb, nl, e, {first[d], t[d]}));
+      dst.push_back(t[d]);
+    }
+    src.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+    dst.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+    srcSizes.append({nb.getIndexAttr(cout), nb.getIndexAttr(cin)});
+    dstSizes.append({nb.getIndexAttr(cin), nb.getIndexAttr(cout)});
+    Value tap = tensor::ExtractSliceOp::create(
+        nb, nl, RankedTensorType::get({cout, cin}, elementType), kernel, src,
+        srcSizes, ones);
+    Value init = tensor::ExtractSliceOp::create(
+        nb, nl, RankedTensorType::get({cin, cout}, elementType), acc, dst,
+        dstSizes, ones);
+    auto transpose = linalg::TransposeOp::create(nb, nl, tap, init,
+                                                 ArrayRef<int64_t>{1, 0});
+    transpose->setAttr(kRoleAttrName, nb.getStringAttr(kRoleRelayout));
+    return tensor::InsertSliceOp::create(nb, nl, transpose->getResult(0), acc,
+                                         dst, dstSizes, ones);
+  };
+  Value f = forEachInBox(b, loc, begin, count, buffer, body);
+  if (!pitched)
+    return f;
+  SmallVector<OpFoldResult> offsets(n + 2, b.getIndexAttr(0)), sizes,
+      strides(n + 2, b.getIndexAttr(1));
+  for (int64_t d : shape)
+    sizes.push_back(b.getIndexAttr(d));
+  return tensor::ExtractSliceOp::create(b, loc, fType, f, offsets, sizes,
+                                        strides);
+}
+
 /// The spatial slice of `dest` at `offsets` with `sizes` and `strides`
 /// (batch and channels whole), as tensor.extract_slice offsets/sizes/strides.
 struct SpatialSlice {
@@ -872,6 +948,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto outType = cast<RankedTensorType>(out.getType());
     int64_t rank = n + 2;
     SmallVector<int64_t> ones(n, 1), zeros(n, 0);
+    // Channels last with more than 4 output channels: createCorrelation's
+    // tap correlation, on a vectorized relayout of the tap.
+    bool relayout =
+        g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout;
     auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
                    ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
                    ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
@@ -884,6 +964,19 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       // `m` per dimension: a loop variable or the segment's one tap.
       auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
                       Value acc) -> Value {
+        SpatialSlice o =
+            tapOutputSlice(nb, nl, g, outType, nb.getIndexAttr(0), g.batch,
+                           inOffset, count, m);
+        Value init = tensor::ExtractSliceOp::create(
+            nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes,
+            o.strides);
+        if (relayout) {
+          Value filter = relayoutReversedTaps(nb, nl, kernel, m, ones, ones);
+          Value sum = createTapCorrelation(nb, nl, g.layout, window, filter,
+                                           init, ones);
+          return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
+                                               o.sizes, o.strides);
+        }
         // K[m] as [1.., Cout, Cin], then in the contraction's layout.
         SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
             kStrides(rank, nb.getIndexAttr(1));
@@ -894,12 +987,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         kShape.append({g.outChannels, g.inChannels});
         Value kTap = tensor::ExtractSliceOp::create(
             nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
-        SpatialSlice o =
-            tapOutputSlice(nb, nl, g, outType, nb.getIndexAttr(0), g.batch,
-                           inOffset, count, m);
-        Value init = tensor::ExtractSliceOp::create(
-            nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes,
-            o.strides);
         // (The taps are gathered reversed with count 1: that keeps the tap
         // index out of a plain dimension expression, so linalg sizes the
         // loop from the result.)
@@ -1001,6 +1088,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto kType = cast<RankedTensorType>(kernel.getType());
     auto outType = cast<RankedTensorType>(out.getType());
     int64_t rank = n + 2;
+    // Channels last with more than 4 output channels: createCorrelation's
+    // tap correlation, on a vectorized relayout of the phase's taps.
+    bool relayout =
+        g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout;
     // Iterate over the cartesian product of per-dimension segments.
     SmallVector<int64_t> idx(n, 0);
     while (true) {
@@ -1039,9 +1130,17 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                              segments[d][idx[d]].rBegin);
         auto body = [&](OpBuilder &nb, Location nl,
                         ArrayRef<OpFoldResult> delta, Value acc) -> Value {
+          // The first tap of the phase: tapOffset (+ delta along the
+          // segment's moving dimensions).
+          SmallVector<OpFoldResult> firstTap;
+          for (int64_t d = 0; d < n; ++d)
+            firstTap.push_back(nb.getIndexAttr(tapOffset[d]));
+          for (int64_t d : loopDims)
+            firstTap[d] = affine::makeComposedFoldedAffineApply(
+                nb, nl, nb.getAffineDimExpr(0) + tapOffset[d], {delta[d]});
           Value src = kernel;
           SmallVector<int64_t> gatherOffset(tapOffset), gatherStep(tapStep);
-          if (!loopDims.empty()) {
+          if (!loopDims.empty() && !relayout) {
             // The taps of the moving dimensions start at tapOffset + delta:
             // a strided slice of the kernel holds exactly them.
             SmallVector<OpFoldResult> kOffsets(rank, nb.getIndexAttr(0)),
@@ -1081,8 +1180,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
           }
           Value phase =
-              createCorrelation(nb, nl, g.layout, window, src, gatherOffset,
-                                gatherStep, numTaps, init, dil);
+              relayout ? createTapCorrelation(
+                             nb, nl, g.layout, window,
+                             relayoutReversedTaps(nb, nl, kernel, firstTap,
+                                                  tapStep, numTaps),
+                             init, dil)
+                 : createCorrelation(nb, nl, g.layout, window, src,
+                                     gatherOffset, gatherStep, numTaps, init,
+                                     dil);
           return tensor::InsertSliceOp::create(nb, nl, phase, acc,
                                                slice.offsets, slice.sizes,
                                                slice.strides);

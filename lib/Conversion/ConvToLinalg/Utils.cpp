@@ -292,14 +292,14 @@ Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
                         Value init, ArrayRef<int64_t> dilations) {
   // The partial sums cost a zero fill and a lane sum of 8 values per output
   // element: worth it when each output sums enough products.
-  constexpr int64_t kLanes = 8, kMaxCout = 4, kMinCin = 16, kMinTerms = 512;
+  constexpr int64_t kLanes = 8, kMinCin = 16, kMinTerms = 512;
   auto kType = cast<RankedTensorType>(kernel.getType());
   int64_t n = static_cast<int64_t>(dilations.size());
   int64_t cout = kType.getDimSize(n), cin = kType.getDimSize(n + 1);
   int64_t terms = cin;
   for (int64_t c : count)
     terms *= c;
-  if (layout != Layout::ChannelsLast || cout > kMaxCout || cin < kMinCin ||
+  if (layout != Layout::ChannelsLast || cout > kMaxLanesCout || cin < kMinCin ||
       terms < kMinTerms)
     return createTapCorrelation(
         b, loc, layout, input,

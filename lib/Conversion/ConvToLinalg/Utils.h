@@ -71,6 +71,11 @@ Value createTapCorrelation(OpBuilder &b, Location loc,
                            Value filter, Value init,
                            ArrayRef<int64_t> dilations);
 
+/// The most output channels for which createCorrelation may split the
+/// input-channel reduction into lanes; with more, it is always
+/// createTapCorrelation on the gathered taps.
+inline constexpr int64_t kMaxLanesCout = 4;
+
 /// The correlation of one phase / tap group: gathers the taps of `kernel`
 /// (as gatherKernelTaps, reversed) and accumulates into `init`. With
 /// channels last, at most 4 output channels and at least 16 input channels

@@ -937,6 +937,72 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// contraction inside an scf.for nest over its taps (static shapes, the
   /// tap only moves the output and kernel offsets), so the IR grows with the
   /// number of boxes (at most 3 per dimension), not with the taps.
+  /// A single input position per spatial dimension (a GAN generator's
+  /// first layer: 1x1 input): every tap that lands writes its own output
+  /// position, so the taps are independent. They become one scf.forall
+  /// (threads take whole taps: one fork instead of one per tap, and each
+  /// tap's relayout and correlation run on one thread), each tap writing
+  /// its [N, 1..., Cout] output slice with a parallel_insert_slice. The
+  /// result does not depend on the thread count (each output position sums
+  /// one tap). Returns a null value when the taps do not form one box of
+  /// single-position segments.
+  Value lowerDisjointTaps(PatternRewriter &b, Location loc,
+                          const convgen::TransposeGeometry &g,
+                          ArrayRef<SmallVector<TapSegment>> segments,
+                          Value input, Value kernel, Value out) const {
+    int64_t n = g.numSpatialDims;
+    SmallVector<int64_t> ones(n, 1), zeros(n, 0), mBegin, counts;
+    for (int64_t d = 0; d < n; ++d) {
+      if (g.inputSpatial[d] != 1 || segments[d].size() != 1 ||
+          segments[d][0].range.lo != 0 || segments[d][0].range.count != 1)
+        return {};
+      mBegin.push_back(segments[d][0].mBegin);
+      counts.push_back(segments[d][0].mEnd - segments[d][0].mBegin);
+    }
+    auto outType = cast<RankedTensorType>(out.getType());
+    // When the taps cover every output position (valid), the output needs
+    // no zero fill of its own: each tap zero-fills its slice (which the
+    // tiling fuses into the tap's tiles), in parallel.
+    int64_t taps = 1, positions = 1;
+    for (int64_t d = 0; d < n; ++d) {
+      taps *= counts[d];
+      positions *= g.outSpatial[d];
+    }
+    bool covered = taps == positions;
+    if (covered)
+      out = tensor::EmptyOp::create(b, loc, outType.getShape(),
+                                    outType.getElementType());
+    SmallVector<OpFoldResult> ubs;
+    for (int64_t c : counts)
+      ubs.push_back(b.getIndexAttr(c));
+    auto forall =
+        scf::ForallOp::create(b, loc, ubs, ValueRange{out}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    SmallVector<OpFoldResult> m;
+    for (int64_t d = 0; d < n; ++d)
+      m.push_back(affine::makeComposedFoldedAffineApply(
+          b, loc, b.getAffineDimExpr(0) + mBegin[d],
+          {OpFoldResult(forall.getInductionVars()[d])}));
+    Value shared = forall.getRegionIterArgs()[0];
+    SpatialSlice o = tapOutputSlice(b, loc, g, outType, b.getIndexAttr(0),
+                                    g.batch, zeros, ones, m);
+    Value init = tensor::ExtractSliceOp::create(
+        b, loc, outType.clone(o.shape), shared, o.offsets, o.sizes, o.strides);
+    if (covered) {
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(outType.getElementType()));
+      init = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+    }
+    Value filter = relayoutReversedTaps(b, loc, kernel, m, ones, ones);
+    Value sum =
+        createTapCorrelation(b, loc, g.layout, input, filter, init, ones);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, sum, shared, o.offsets,
+                                          o.sizes, o.strides);
+    return forall.getResult(0);
+  }
+
   Value lowerByTaps(PatternRewriter &b, Location loc, TransposeOp op,
                     const convgen::TransposeGeometry &g, Value out) const {
     int64_t n = g.numSpatialDims;
@@ -952,6 +1018,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // tap correlation, on a vectorized relayout of the tap.
     bool relayout =
         g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout;
+    if (relayout)
+      if (Value disjoint = lowerDisjointTaps(b, loc, g, segments, input,
+                                             kernel, out))
+        return disjoint;
     auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
                    ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
                    ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {

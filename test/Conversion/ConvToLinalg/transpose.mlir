@@ -109,23 +109,27 @@ func.func @f16_accumulates_in_f32(%x: tensor<1x2x2x2x1xf16>, %k: tensor<1x1x1x1x
 // A 1x1 input (a GAN generator's first layer): the phase correlation would
 // multiply a 7x7 zero-padded input by all 16 taps for 16 useful products per
 // output channel, so the op is lowered tap by tap instead: the input times
-// K[m], accumulated into the output position the tap lands on. Every tap
-// reads the same input rows (one segment per dimension), so the 16 taps are
-// one scf.for nest around a single contraction with static shapes; only the
-// kernel and output offsets move. No padding.
+// K[m], into the output position the tap lands on. With one input position
+// every tap writes its own output position: the 16 taps are one scf.forall
+// (threads take whole taps) around a single contraction with static shapes,
+// each tap writing its slice with a parallel_insert_slice. The taps cover
+// every output position (valid), so the output is not zero-filled as a
+// whole: each tap fills its own slice. No padding.
 // CHECK-LABEL: func.func @taps_small_input
 // CHECK-NOT:     tensor.pad
-// CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4x4x5xf32>)
-// CHECK:         scf.for %[[MH:.+]] = %c0 to %c4 step %c1 iter_args(%[[A:.+]] = %[[OUT]])
-// CHECK:           scf.for %[[MW:.+]] = %c0 to %c4 step %c1 iter_args(%[[B:.+]] = %[[A]])
-// CHECK:             %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
-// CHECK:             %[[KB:.+]] = tensor.empty() : tensor<1x1x3x5xf32>
-// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1] : tensor<4x4x5x3xf32> to tensor<5x3xf32>
-// CHECK:             %[[KD:.+]] = tensor.extract_slice %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
-// CHECK:             %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<5x3xf32>) outs(%[[KD]] : tensor<3x5xf32>) permutation = [1, 0] {conv.role = "relayout"}
-// CHECK:             %[[K:.+]] = tensor.insert_slice %[[KT]] into %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
-// CHECK:             %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
-// CHECK:             tensor.insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<2x4x4x5xf32>
+// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
+// CHECK:         scf.forall (%[[MH:.+]], %[[MW:.+]]) in (4, 4) shared_outs(%[[B:.+]] = %[[OUT]])
+// CHECK:           %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK:           %[[F:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S]] : tensor<2x1x1x5xf32>)
+// CHECK:           %[[KB:.+]] = tensor.empty() : tensor<1x1x3x5xf32>
+// CHECK:           %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1] : tensor<4x4x5x3xf32> to tensor<5x3xf32>
+// CHECK:           %[[KD:.+]] = tensor.extract_slice %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
+// CHECK:           %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<5x3xf32>) outs(%[[KD]] : tensor<3x5xf32>) permutation = [1, 0] {conv.role = "relayout"}
+// CHECK:           %[[K:.+]] = tensor.insert_slice %[[KT]] into %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
+// CHECK:           %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[F]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
 // CHECK-NOT:     conv.role = "transpose_phase"
 func.func @taps_small_input(%x: tensor<2x1x1x3xf32>, %k: tensor<4x4x5x3xf32>) -> tensor<2x4x4x5xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<2x1x1x3xf32>, tensor<4x4x5x3xf32> -> tensor<2x4x4x5xf32>

@@ -13,6 +13,12 @@
 // RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer whose 260 x 256 kernel transpose is split over the
 // threads (into a 272-column buffer).
+// One input position: the taps are one scf.forall (each writes its own
+// output position), all output positions covered (no whole-output fill) or
+// not (valid with output_padding 1: the last row and column stay zero).
+// RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_threaded_kernel_transpose --check --seed 16 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Columns lowering with row adds: one interior input column (its loop folds
 // away) and border columns (same, output_padding 0: crop 1); a 2-D
@@ -67,6 +73,20 @@ func.func @columns_padded_2d(%x: tensor<2x5x6x8xf32>, %k: tensor<4x8x2x8xf32>) -
          strides = [2, 3] dilation_rate = [1, 1]
          : tensor<2x5x6x8xf32>, tensor<4x8x2x8xf32> -> tensor<2x12x23x2xf32>
   return %y : tensor<2x12x23x2xf32>
+}
+
+func.func @taps_forall_1x1(%x: tensor<4x1x1x16xf32>, %k: tensor<3x3x32x16xf32>) -> tensor<4x3x3x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [1, 1] dilation_rate = [1, 1]
+         : tensor<4x1x1x16xf32>, tensor<3x3x32x16xf32> -> tensor<4x3x3x32xf32>
+  return %y : tensor<4x3x3x32xf32>
+}
+
+func.func @taps_forall_uncovered(%x: tensor<2x1x1x8xf32>, %k: tensor<2x2x16x8xf32>) -> tensor<2x3x3x16xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1] output_padding = [1, 1]
+         : tensor<2x1x1x8xf32>, tensor<2x2x16x8xf32> -> tensor<2x3x3x16xf32>
+  return %y : tensor<2x3x3x16xf32>
 }
 
 func.func @columns_threaded_kernel_transpose(%x: tensor<1x12x260xf32>, %k: tensor<256x1x260xf32>) -> tensor<1x960x1xf32> {

@@ -5,13 +5,12 @@
 
 // 1x1 input, 2x2 kernel, stride 1: the phases would multiply a 3x3 padded
 // window by 4 taps per output (4x the useful products), so `auto` lowers it
-// tap by tap like `always` (one contraction in a 2x2 scf.forall over the
-// taps: with one input position, each tap writes its own output position);
-// `never` keeps the single phase.
+// tap by tap like `always` (one contraction in a 2x2 scf.for nest over the
+// taps); `never` keeps the single phase.
 // ALWAYS-LABEL: func.func @small
-// ALWAYS:         scf.forall ({{.*}}) in (2, 2)
-// ALWAYS:           conv.role = "relayout"
-// ALWAYS-COUNT-1:   conv.role = "transpose_phase"
+// ALWAYS:         scf.for
+// ALWAYS:           scf.for
+// ALWAYS-COUNT-1:     conv.role = "transpose_phase"
 // ALWAYS-NOT:     conv.role
 // NEVER-LABEL:  func.func @small
 // NEVER:          tensor.pad
@@ -19,9 +18,9 @@
 // NEVER-NOT:      conv.role
 // AUTO-LABEL:   func.func @small
 // AUTO-NOT:       tensor.pad
-// AUTO:           scf.forall ({{.*}}) in (2, 2)
-// AUTO:             conv.role = "relayout"
-// AUTO-COUNT-1:     conv.role = "transpose_phase"
+// AUTO:           scf.for
+// AUTO:             scf.for
+// AUTO-COUNT-1:       conv.role = "transpose_phase"
 // AUTO-NOT:       conv.role
 func.func @small(%x: tensor<2x1x1x3xf32>, %k: tensor<2x2x5x3xf32>) -> tensor<2x2x2x5xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<2x1x1x3xf32>, tensor<2x2x5x3xf32> -> tensor<2x2x2x5xf32>

@@ -4,10 +4,7 @@
 // k = 3, stride 2, same (crop 0): 2 x 2 phases with 2x2, 2x1, 1x2, 1x1
 // reversed sub-kernels, each a dense stride-1 correlation (a linalg.generic
 // with loops [b, oh, ow, co, th, tw, ci]) accumulating straight into a
-// stride-2 slice of the output at offsets (0|1, 0|1). A phase's taps are
-// relaid out first, reversed, [T..., Cin, Cout], one linalg.transpose
-// (a relayout, which the tiling vectorizes) per tap: phase (0, 0) takes
-// K[2 - 2 t_0, 2 - 2 t_1]. Every phase has taps,
+// stride-2 slice of the output at offsets (0|1, 0|1). Every phase has taps,
 // so the phases partition the output: it is not zero-filled as a whole;
 // each phase starts from a zero fill of its own slice instead.
 // CHECK-LABEL: func.func @phases_k3_s2
@@ -16,15 +13,7 @@
 // CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
 // CHECK:         %[[S0:.+]] = tensor.extract_slice %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[F0:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S0]] : tensor<1x4x4x5xf32>)
-// CHECK:         %[[KB0:.+]] = tensor.empty() : tensor<2x2x3x5xf32>
-// CHECK:         %[[K0:.+]] = scf.for %[[T0:.+]] = %c0 to %c2 step %c1 iter_args(%[[KA:.+]] = %[[KB0]])
-// CHECK:           scf.for %[[T1:.+]] = %c0 to %c2 step %c1 iter_args(%[[KC:.+]] = %[[KA]])
-// CHECK:             %[[M0:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T0]])
-// CHECK:             %[[M1:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T1]])
-// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1] : tensor<3x3x5x3xf32> to tensor<5x3xf32>
-// CHECK:             %[[KD:.+]] = tensor.extract_slice %[[KC]][%[[T0]], %[[T1]], 0, 0] [1, 1, 3, 5] [1, 1, 1, 1] : tensor<2x2x3x5xf32> to tensor<3x5xf32>
-// CHECK:             %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<5x3xf32>) outs(%[[KD]] : tensor<3x5xf32>) permutation = [1, 0] {conv.role = "relayout"}
-// CHECK:             tensor.insert_slice %[[KT]] into %[[KC]][%[[T0]], %[[T1]], 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
+// CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
 // CHECK:         %[[P0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
 // CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[F0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
 // CHECK:         %[[I0:.+]] = tensor.insert_slice %[[P0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
@@ -109,28 +98,21 @@ func.func @f16_accumulates_in_f32(%x: tensor<1x2x2x2x1xf16>, %k: tensor<1x1x1x1x
 // A 1x1 input (a GAN generator's first layer): the phase correlation would
 // multiply a 7x7 zero-padded input by all 16 taps for 16 useful products per
 // output channel, so the op is lowered tap by tap instead: the input times
-// K[m], into the output position the tap lands on. With one input position
-// every tap writes its own output position: the 16 taps are one scf.forall
-// (threads take whole taps) around a single contraction with static shapes,
-// each tap writing its slice with a parallel_insert_slice. The taps cover
-// every output position (valid), so the output is not zero-filled as a
-// whole: each tap fills its own slice. No padding.
+// K[m], accumulated into the output position the tap lands on. Every tap
+// reads the same input rows (one segment per dimension), so the 16 taps are
+// one scf.for nest around a single contraction with static shapes; only the
+// kernel and output offsets move. No padding.
 // CHECK-LABEL: func.func @taps_small_input
 // CHECK-NOT:     tensor.pad
-// CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<2x4x4x5xf32>
-// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
-// CHECK:         scf.forall (%[[MH:.+]], %[[MW:.+]]) in (4, 4) shared_outs(%[[B:.+]] = %[[OUT]])
-// CHECK:           %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
-// CHECK:           %[[F:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S]] : tensor<2x1x1x5xf32>)
-// CHECK:           %[[KB:.+]] = tensor.empty() : tensor<1x1x3x5xf32>
-// CHECK:           %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1] : tensor<4x4x5x3xf32> to tensor<5x3xf32>
-// CHECK:           %[[KD:.+]] = tensor.extract_slice %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
-// CHECK:           %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<5x3xf32>) outs(%[[KD]] : tensor<3x5xf32>) permutation = [1, 0] {conv.role = "relayout"}
-// CHECK:           %[[K:.+]] = tensor.insert_slice %[[KT]] into %[[KB]][0, 0, 0, 0] [1, 1, 3, 5] [1, 1, 1, 1]
-// CHECK:           %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[F]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
-// CHECK:           scf.forall.in_parallel
-// CHECK:             tensor.parallel_insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
-// CHECK-NOT:     conv.role = "transpose_phase"
+// CHECK:         %[[OUT:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x4x4x5xf32>)
+// CHECK:         scf.for %[[MH:.+]] = %c0 to %c4 step %c1 iter_args(%[[A:.+]] = %[[OUT]])
+// CHECK:           scf.for %[[MW:.+]] = %c0 to %c4 step %c1 iter_args(%[[B:.+]] = %[[A]])
+// CHECK:             %[[S:.+]] = tensor.extract_slice %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 5, 3] [1, 1, 1, 1]
+// CHECK:             %[[K:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (-d0, -d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]{{.*}} ins(%[[KS]]
+// CHECK:             %[[P:.+]] = linalg.generic {{.*}} ins(%arg0, %[[K]] : tensor<2x1x1x3xf32>, tensor<1x1x3x5xf32>) outs(%[[S]] : tensor<2x1x1x5xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:             tensor.insert_slice %[[P]] into %[[B]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 5] [1, 1, 1, 1]
+// CHECK-NOT:     conv.role
 func.func @taps_small_input(%x: tensor<2x1x1x3xf32>, %k: tensor<4x4x5x3xf32>) -> tensor<2x4x4x5xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<2x1x1x3xf32>, tensor<4x4x5x3xf32> -> tensor<2x4x4x5xf32>
   return %y : tensor<2x4x4x5xf32>
@@ -183,20 +165,16 @@ func.func @lanes_few_output_channels(%x: tensor<1x32x130xf32>, %k: tensor<4x1x13
 
 // -----
 
-// Relaid-out kernel rows of 32 f32 (128 bytes, a multiple of 128) would put
-// a column tile's panel on a few cache sets: the tap is transposed into the
-// first 32 columns of a 48-column buffer (64 bytes more per row, never
-// written nor read; no tensor.pad, no zero fill) and the phase reads the
+// Gathered kernel rows of 32 f32 (128 bytes, a multiple of 128) would put a
+// column tile's panel on a few cache sets: the gather copies a kernel padded
+// by 16 output channels (64 bytes per row) and the phase reads the
 // [..., 0:32] view of it.
 // CHECK-LABEL: func.func @padded_kernel_rows
-// CHECK-NOT:     tensor.pad
 // CHECK:         scf.for
-// CHECK:           %[[B:.*]] = bufferization.alloc_tensor() : tensor<1x1x8x48xf32>
-// CHECK:           %[[KS:.*]] = tensor.extract_slice %arg1[%{{.*}}, %{{.*}}, 0, 0] [1, 1, 32, 8] [1, 1, 1, 1] : tensor<2x2x32x8xf32> to tensor<32x8xf32>
-// CHECK:           %[[KD:.*]] = tensor.extract_slice %[[B]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<1x1x8x48xf32> to tensor<8x32xf32>
-// CHECK:           %[[KT:.*]] = linalg.transpose ins(%[[KS]] : tensor<32x8xf32>) outs(%[[KD]] : tensor<8x32xf32>) permutation = [1, 0] {conv.role = "relayout"}
-// CHECK:           %[[W:.*]] = tensor.insert_slice %[[KT]] into %[[B]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<8x32xf32> into tensor<1x1x8x48xf32>
-// CHECK:           %[[V:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<1x1x8x48xf32> to tensor<1x1x8x32xf32>
+// CHECK:           %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 16, 0]
+// CHECK:           } : tensor<1x1x32x8xf32> to tensor<1x1x48x8xf32>
+// CHECK:           %[[G:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<1x1x48x8xf32>) outs(%{{.*}} : tensor<1x1x8x48xf32>)
+// CHECK:           %[[V:.*]] = tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<1x1x8x48xf32> to tensor<1x1x8x32xf32>
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x4x4x8xf32>, tensor<1x1x8x32xf32>)
 func.func @padded_kernel_rows(%x: tensor<1x4x4x8xf32>, %k: tensor<2x2x32x8xf32>) -> tensor<1x8x8x32xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x8xf32>, tensor<2x2x32x8xf32> -> tensor<1x8x8x32xf32>
@@ -254,4 +232,58 @@ func.func @depth_to_space_3d(%x: tensor<1x16x16x16x64xf32>, %k: tensor<2x2x2x16x
 func.func @depth_to_space_large_kernel(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x256x64xf32>) -> tensor<1x128x128x256xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x256x64xf32> -> tensor<1x128x128x256xf32>
   return %y : tensor<1x128x128x256xf32>
+}
+
+// -----
+
+// A kernel of at least 256K elements (3x3x192x160): a phase's reversed taps
+// are relaid out by one linalg.transpose per tap (a relayout, which the
+// tiling vectorizes in 8x8 squares and splits over threads when large) in
+// an scf.for nest over the taps, the reversal in its source offsets (phase
+// (0, 0) takes K[2 - 2 t_0, 2 - 2 t_1]). 192 f32 output channels are 768
+// bytes, a multiple of 128: the taps go into the first 192 columns of a
+// 208-column bufferization.alloc_tensor (no zero fill) carried through the
+// loop, and the phase reads the [..., 0:192] view taken after it. (Smaller
+// kernels keep gatherKernelTaps' generic copy: @phases_k3_s2.)
+// CHECK-LABEL: func.func @phases_relayout
+// CHECK-NOT:     tensor.pad %arg1
+// CHECK:         %[[B:.+]] = bufferization.alloc_tensor() : tensor<2x2x160x208xf32>
+// CHECK:         %[[L:.+]] = scf.for %[[T0:.+]] = %c0 to %c2 step %c1 iter_args(%[[A0:.+]] = %[[B]])
+// CHECK:           scf.for %[[T1:.+]] = %c0 to %c2 step %c1 iter_args(%[[A1:.+]] = %[[A0]])
+// CHECK:             %[[M0:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T0]])
+// CHECK:             %[[M1:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T1]])
+// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 192, 160] [1, 1, 1, 1] : tensor<3x3x192x160xf32> to tensor<192x160xf32>
+// CHECK:             %[[KD:.+]] = tensor.extract_slice %[[A1]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<160x192xf32>
+// CHECK:             %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<192x160xf32>) outs(%[[KD]] : tensor<160x192xf32>) permutation = [1, 0] {conv.role = "relayout"}
+// CHECK:             tensor.insert_slice %[[KT]] into %[[A1]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<160x192xf32> into tensor<2x2x160x208xf32>
+// CHECK:         %[[V:.+]] = tensor.extract_slice %[[L]][0, 0, 0, 0] [2, 2, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<2x2x160x192xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x5x5x160xf32>, tensor<2x2x160x192xf32>) {{.*}} attrs = {conv.role = "transpose_phase"}
+// CHECK-COUNT-3: conv.role = "relayout"
+func.func @phases_relayout(%x: tensor<1x4x4x160xf32>, %k: tensor<3x3x192x160xf32>) -> tensor<1x8x8x192xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x160xf32>, tensor<3x3x192x160xf32> -> tensor<1x8x8x192xf32>
+  return %y : tensor<1x8x8x192xf32>
+}
+
+// -----
+
+// One input position with a large kernel (4x4x128x256): every tap writes
+// its own output position, so the taps are one scf.forall (threads take
+// whole taps), each tap writing its slice with a parallel_insert_slice. The
+// taps cover every output position (valid): no fill of the whole output,
+// each tap fills its own slice.
+// CHECK-LABEL: func.func @taps_forall
+// CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<2x4x4x128xf32>
+// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
+// CHECK:         scf.forall (%[[MH:.+]], %[[MW:.+]]) in (4, 4) shared_outs(%[[S:.+]] = %[[OUT]])
+// CHECK:           %[[O:.+]] = tensor.extract_slice %[[S]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 128] [1, 1, 1, 1]
+// CHECK:           %[[F:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[O]] : tensor<2x1x1x128xf32>)
+// CHECK:           bufferization.alloc_tensor() : tensor<1x1x256x144xf32>
+// CHECK:           tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 128, 256] [1, 1, 1, 1] : tensor<4x4x128x256xf32> to tensor<128x256xf32>
+// CHECK:           linalg.transpose {{.*}} permutation = [1, 0] {conv.role = "relayout"}
+// CHECK:           %[[P:.+]] = linalg.generic {{.*}} outs(%[[F]] : tensor<2x1x1x128xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[P]] into %[[S]][0, %[[MH]], %[[MW]], 0] [2, 1, 1, 128] [1, 1, 1, 1]
+func.func @taps_forall(%x: tensor<2x1x1x256xf32>, %k: tensor<4x4x128x256xf32>) -> tensor<2x4x4x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<2x1x1x256xf32>, tensor<4x4x128x256xf32> -> tensor<2x4x4x128xf32>
+  return %y : tensor<2x4x4x128xf32>
 }

@@ -13,9 +13,13 @@
 // RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer whose 260 x 256 kernel transpose is split over the
 // threads (into a 272-column buffer).
-// One input position: the taps are one scf.forall (each writes its own
-// output position), all output positions covered (no whole-output fill) or
-// not (valid with output_padding 1: the last row and column stay zero).
+// Kernels of at least 256K elements: the taps relaid out by vectorized
+// relayouts (phases, k = 3 s = 2 same, 1 and 2 threads); with one input
+// position the taps are one scf.forall (each writes its own output
+// position), all output positions covered (no whole-output fill) or not
+// (valid with output_padding 1: the last row and column stay zero).
+// RUN: conv-run %s --entry phases_relayout --check --seed 19 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_relayout --check --seed 19 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 | FileCheck %s --check-prefix=F32
@@ -75,18 +79,25 @@ func.func @columns_padded_2d(%x: tensor<2x5x6x8xf32>, %k: tensor<4x8x2x8xf32>) -
   return %y : tensor<2x12x23x2xf32>
 }
 
-func.func @taps_forall_1x1(%x: tensor<4x1x1x16xf32>, %k: tensor<3x3x32x16xf32>) -> tensor<4x3x3x32xf32> {
+func.func @taps_forall_1x1(%x: tensor<4x1x1x256xf32>, %k: tensor<3x3x128x256xf32>) -> tensor<4x3x3x128xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid
          strides = [1, 1] dilation_rate = [1, 1]
-         : tensor<4x1x1x16xf32>, tensor<3x3x32x16xf32> -> tensor<4x3x3x32xf32>
-  return %y : tensor<4x3x3x32xf32>
+         : tensor<4x1x1x256xf32>, tensor<3x3x128x256xf32> -> tensor<4x3x3x128xf32>
+  return %y : tensor<4x3x3x128xf32>
 }
 
-func.func @taps_forall_uncovered(%x: tensor<2x1x1x8xf32>, %k: tensor<2x2x16x8xf32>) -> tensor<2x3x3x16xf32> {
+func.func @taps_forall_uncovered(%x: tensor<2x1x1x256xf32>, %k: tensor<2x2x256x256xf32>) -> tensor<2x3x3x256xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid
          strides = [2, 2] dilation_rate = [1, 1] output_padding = [1, 1]
-         : tensor<2x1x1x8xf32>, tensor<2x2x16x8xf32> -> tensor<2x3x3x16xf32>
-  return %y : tensor<2x3x3x16xf32>
+         : tensor<2x1x1x256xf32>, tensor<2x2x256x256xf32> -> tensor<2x3x3x256xf32>
+  return %y : tensor<2x3x3x256xf32>
+}
+
+func.func @phases_relayout(%x: tensor<1x4x4x160xf32>, %k: tensor<3x3x192x160xf32>) -> tensor<1x8x8x192xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x4x4x160xf32>, tensor<3x3x192x160xf32> -> tensor<1x8x8x192xf32>
+  return %y : tensor<1x8x8x192xf32>
 }
 
 func.func @columns_threaded_kernel_transpose(%x: tensor<1x12x260xf32>, %k: tensor<256x1x260xf32>) -> tensor<1x960x1xf32> {

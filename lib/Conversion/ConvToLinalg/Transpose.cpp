@@ -169,14 +169,13 @@ Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
   SmallVector<int64_t> shape(count);
   shape.append({cin, cout});
   auto fType = RankedTensorType::get(shape, elementType);
-  int64_t elemBytes = std::max<int64_t>(1, kType.getElementTypeBitWidth() / 8);
   // The taps are written into slices of the (wide) buffer itself, the loop
   // carrying it, and the [..., 0:Cout) view is taken after the loop (a view
   // of a view as the carried value would bufferize to a copy).
   SmallVector<int64_t> wide(shape);
-  bool pitched = (cout * elemBytes) % 128 == 0;
-  if (pitched)
-    wide.back() += (64 + elemBytes - 1) / elemBytes;
+  int64_t pad = conflictFreeRowPad(cout, elementType);
+  bool pitched = pad > 0;
+  wide.back() += pad;
   Value buffer =
       pitched ? Value(bufferization::AllocTensorOp::create(
                     b, loc, RankedTensorType::get(wide, elementType),
@@ -606,11 +605,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // cache set: KT is then written into the first `columns` entries of
     // rows one cache line (64 bytes) longer, a `bufferization.alloc_tensor`
     // whose extra entries are never written nor read.
-    int64_t elemBytes =
-        std::max<int64_t>(1, kType.getElementTypeBitWidth() / 8);
-    int64_t pitchPad = 0;
-    if ((columns * elemBytes) % 128 == 0)
-      pitchPad = (64 + elemBytes - 1) / elemBytes;
+    int64_t pitchPad = conflictFreeRowPad(columns, kType.getElementType());
     auto ktType = RankedTensorType::get({cin, columns}, kType.getElementType());
     Value ktInit;
     if (pitchPad > 0) {
@@ -929,14 +924,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return forall.getResult(0);
   }
 
-  /// One dense contraction per kernel tap m: the input rows that land in
-  /// the output, times K[m], accumulated into the output's strided slice
-  /// q = j*s + m*d - crop. No padding, no product with a zero; taps run one
-  /// after the other (their slices overlap). Consecutive taps of a dimension
-  /// with the same input rows form a segment; each box of segments is one
-  /// contraction inside an scf.for nest over its taps (static shapes, the
-  /// tap only moves the output and kernel offsets), so the IR grows with the
-  /// number of boxes (at most 3 per dimension), not with the taps.
   /// Whether the phase and tap lowerings relay their kernel taps out with
   /// vectorized linalg.transpose relayouts (relayoutReversedTaps) instead of
   /// gatherKernelTaps' generic copy: channels last with more than 4 output
@@ -978,8 +965,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     }
     auto outType = cast<RankedTensorType>(out.getType());
     // When the taps cover every output position (valid), the output needs
-    // no zero fill of its own: each tap zero-fills its slice (which the
-    // tiling fuses into the tap's tiles), in parallel.
+    // no zero fill of its own: each tap zero-fills its slice, inside its
+    // forall iteration (in parallel, and just before its correlation).
     int64_t taps = 1, positions = 1;
     for (int64_t d = 0; d < n; ++d) {
       taps *= counts[d];
@@ -1020,6 +1007,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return forall.getResult(0);
   }
 
+  /// One dense contraction per kernel tap m: the input rows that land in
+  /// the output, times K[m], accumulated into the output's strided slice
+  /// q = j*s + m*d - crop. No padding, no product with a zero; taps run one
+  /// after the other (their slices overlap). Consecutive taps of a dimension
+  /// with the same input rows form a segment; each box of segments is one
+  /// contraction inside an scf.for nest over its taps (static shapes, the
+  /// tap only moves the output and kernel offsets), so the IR grows with the
+  /// number of boxes (at most 3 per dimension), not with the taps.
   Value lowerByTaps(PatternRewriter &b, Location loc, TransposeOp op,
                     const convgen::TransposeGeometry &g, Value out) const {
     int64_t n = g.numSpatialDims;

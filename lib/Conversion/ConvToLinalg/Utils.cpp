@@ -131,6 +131,14 @@ Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
   return v;
 }
 
+int64_t conflictFreeRowPad(int64_t rowElements, Type elementType) {
+  int64_t elemBytes =
+      std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  if ((rowElements * elemBytes) % 128 != 0)
+    return 0;
+  return (64 + elemBytes - 1) / elemBytes;
+}
+
 Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
                        Layout layout, ArrayRef<int64_t> offset,
                        ArrayRef<int64_t> step, ArrayRef<int64_t> count,
@@ -177,11 +185,9 @@ Value gatherKernelTaps(OpBuilder &b, Location loc, Value kernel,
   // cache sets (Cout = 256 f32: 4 of the 64 L1 sets): the copy gets 64
   // bytes of padding per row, and the contraction reads the [..., 0, Cout)
   // view of it.
-  int64_t elemBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  int64_t pad = 0;
-  if (layout == Layout::ChannelsLast && !cinInnermost &&
-      (cout * elemBytes) % 128 == 0)
-    pad = 64 / elemBytes;
+  int64_t pad = layout == Layout::ChannelsLast && !cinInnermost
+                    ? conflictFreeRowPad(cout, type.getElementType())
+                    : 0;
   if (pad > 0) {
     SmallVector<OpFoldResult> low(n + 2, b.getIndexAttr(0)),
         high(n + 2, b.getIndexAttr(0));

@@ -46,6 +46,13 @@ Value extractZeroPaddedWindow(OpBuilder &b, Location loc, Value x,
                               convgen::DataLayout layout,
                               ArrayRef<int64_t> start, ArrayRef<int64_t> size);
 
+/// Extra entries per row that keep a kernel matrix's column-tile panel off
+/// a few L1 cache sets: 64 bytes' worth when a row of `rowElements` is a
+/// multiple of 128 bytes (its rows would map to 1-4 of the 64 sets), else
+/// 0. Shared by the kernel gather, the per-tap relayouts and the columns
+/// lowering's KT.
+int64_t conflictFreeRowPad(int64_t rowElements, Type elementType);
+
 /// Gathers kernel taps: result[t..., a, b] = kernel[offset_d + step_d * t_d
 /// (reversed when `reverse`)..., ...] for t_d < count_d, with the two channel
 /// dimensions of `kernel` ([spatial..., Cout, Cin]) laid out as `named-conv`

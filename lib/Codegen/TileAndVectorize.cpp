@@ -141,6 +141,7 @@ private:
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
   bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
                     unsigned index);
   /// Elements of `elementType` per native vector.
@@ -664,6 +665,23 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
   return tileForVectorization(rewriter, op, sizes);
 }
 
+/// A row gather (the tiny-Cin filter gradient's pack): one contiguous run
+/// at a time. Every other loop is tiled to 1, which leaves the run's input
+/// map `o * c + j` at o = 0 after the unit loops are dropped: an identity
+/// copy that vectorizes to one transfer_read / transfer_write pair per run
+/// (runs up to four vectors long whole, longer ones in two-vector chunks).
+LogicalResult TileAndVectorize::tileRowGather(RewriterBase &rewriter,
+                                              linalg::GenericOp op) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = outType.getRank();
+  if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
+    return failure();
+  int64_t vector = lanes(outType.getElementType());
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes.back() = outType.getShape().back() <= 4 * vector ? 0 : 2 * vector;
+  return tileForVectorization(rewriter, op, sizes);
+}
+
 /// Gives the tensor that `op`'s input `index` reads (through extract_slice
 /// ops) a row pitch one cache line longer when its rows are a multiple of
 /// 1 KiB long. A cache block of a few channels then walks over rows that
@@ -836,17 +854,21 @@ void TileAndVectorize::runOnOperation() {
   for (linalg::TransposeOp op : relayouts)
     (void)tileRelayout(rewriter, op);
 
-  SmallVector<linalg::GenericOp> roots, rowAdds;
+  SmallVector<linalg::GenericOp> roots, rowAdds, rowGathers;
   func.walk([&](linalg::GenericOp op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
     if (role && (role.getValue() == kRoleRowAdd ||
                  role.getValue() == kRoleRowFill))
       rowAdds.push_back(op);
+    else if (role && role.getValue() == kRoleRowGather)
+      rowGathers.push_back(op);
     else if (role)
       roots.push_back(op);
   });
   for (linalg::GenericOp op : rowAdds)
     (void)tileRowAdd(rewriter, op);
+  for (linalg::GenericOp op : rowGathers)
+    (void)tileRowGather(rewriter, op);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;

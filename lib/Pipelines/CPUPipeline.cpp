@@ -35,6 +35,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     int64_t l2 = options.l2CacheBytes > 0 ? int64_t(options.l2CacheBytes)
                                           : host.l2Bytes;
     convOptions.dwSplitMaxBytes = l2 / 4;
+    // Multi-tap filter gradients with a dW of at most 2 L2s: blocks of one
+    // L2 (the taps then re-read each block from the L2).
+    convOptions.dwSmallFilterBlockBytes = l2;
     // The register tiles vectorize along the channels: run channels-first
     // ops in the channels-last layout, between relayouts.
     pm.addNestedPass<func::FuncOp>(createConvCPUChannelsLastPass());

@@ -609,6 +609,10 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
 #endif
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // Profiling aid: CONVGEN_PERF_JIT=1 writes perf's jit-<pid>.dump so that
+  // `perf record -k 1` + `perf inject --jit` name the generated functions.
+  engineOptions.enablePerfNotificationListener =
+      std::getenv("CONVGEN_PERF_JIT") != nullptr;
   auto engine =
       ExecutionEngine::create(*module, engineOptions, std::move(*tmForEngine));
   if (!engine)

@@ -146,3 +146,23 @@ func.func @depth_to_space(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>)
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x32x64xf32> -> tensor<1x128x128x32xf32>
   return %y : tensor<1x128x128x32xf32>
 }
+
+// -----
+
+// Tiny-Cin filter gradient (ResNet's 7x7 stem, stride 2): each leading tap's
+// pack is a row gather of the window viewed as [b, h, w * ci]; it is copied
+// one run of 7 x 3 = 21 values at a time, at input offset 2 * 3 * ow, as one
+// vector<21xf32> read and write (no scalar element loop).
+// CHECK-LABEL: func.func @row_gather
+// CHECK:         scf.forall (%{{.*}}) in (7)
+// CHECK:           tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x6x17x3xf32> into tensor<2x6x51xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c6 step %c1
+// CHECK:             scf.for %[[OW:[a-z0-9]+]] = %c0 to %c6 step %c1
+// CHECK:               %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 6)>(%[[OW]])
+// CHECK:               %[[SEG:.+]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[OFF]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<21xf32>
+// CHECK:               vector.transfer_write %[[SEG]], %{{.*}}[%{{.*}}, %{{.*}}, %[[OW]], %c0] {in_bounds = [true]} : vector<21xf32>, tensor<2x6x6x21xf32>
+// CHECK:           vector.contract
+func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> tensor<7x7x3x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x17x17x3xf32>, tensor<2x6x6x16xf32> -> tensor<7x7x3x16xf32>
+  return %dw : tensor<7x7x3x16xf32>
+}

@@ -169,6 +169,20 @@ cl::opt<double> compileTimeout(
 cl::opt<bool> noOptimize("no-optimize",
                          cl::desc("Benchmark ConvGen's plain-loop pipeline"),
                          cl::cat(category));
+cl::opt<int64_t> l1CacheBytes(
+    "l1-cache-bytes",
+    cl::desc("L1 data cache size ConvGen's cache blocking assumes (0: the "
+             "host's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int64_t> l2CacheBytes(
+    "l2-cache-bytes",
+    cl::desc("L2 cache size ConvGen's cache blocking assumes (0: the host's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<int64_t> l3CacheBytes(
+    "l3-cache-bytes",
+    cl::desc("Last-level cache size ConvGen's filter-gradient reduction "
+             "blocks assume (0: the host's)"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Benchmark ConvGen's zero-insertion transpose lowering"),
@@ -1224,6 +1238,9 @@ int main(int argc, char **argv) {
         CompileOptions options;
         options.optimize = !noOptimize;
         options.zeroInsertionTranspose = zeroInsertion;
+        options.l1CacheBytes = l1CacheBytes;
+        options.l2CacheBytes = l2CacheBytes;
+        options.l3CacheBytes = l3CacheBytes;
         trySetThreads(options, t, 0);
         double limit = smoke && compileTimeout.getNumOccurrences() == 0
                            ? 0.0

@@ -31,7 +31,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     * With `dw-reduction-block-bytes`, a filter gradient whose input window
       and out_backprop exceed that size runs all its taps over one block of
       batch items (or of rows of the first spatial dimension) at a time, so
-      that the taps re-read the block from the cache. With
+      that the taps re-read the block from the cache; with
+      `dw-small-filter-block-bytes`, a multi-tap one whose dW is at most
+      twice that size uses blocks of that size (the L2). With
       `dw-split-max-bytes`, a filter gradient that is a single contraction
       (one tap, or tiny-Cin taps all fused into its rows) with a small dW
       sums each half of its batch separately (split-K) and adds them.
@@ -54,6 +56,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "Filter gradients whose input window and out_backprop exceed this "
            "many bytes run all their taps over one block of batch items "
            "(or of rows) of this size at a time (0: no blocks)">,
+    Option<"dwSmallFilterBlockBytes", "dw-small-filter-block-bytes",
+           "int64_t", /*default=*/"0",
+           "Multi-tap filter gradients whose dW is at most twice this many "
+           "bytes use reduction blocks of this size instead (when smaller; "
+           "the L2: the taps re-read each block from there; 0: no such "
+           "blocks)">,
     Option<"dwSplitMaxBytes", "dw-split-max-bytes", "int64_t",
            /*default=*/"0",
            "Split-K: a single-contraction filter gradient (one tap, or "

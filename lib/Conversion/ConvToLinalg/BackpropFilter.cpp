@@ -140,18 +140,23 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
 }
 
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
-  BackpropFilterToLinalg(MLIRContext *ctx, int64_t reductionBlockBytes,
-                         int64_t splitMaxBytes)
-      : OpRewritePattern(ctx), reductionBlockBytes(reductionBlockBytes),
-        splitMaxBytes(splitMaxBytes) {}
-
-  /// Split-K applies to single-tap filter gradients whose dW (all parts
-  /// together) is at most this many bytes (0: never).
-  int64_t splitMaxBytes;
+  BackpropFilterToLinalg(MLIRContext *ctx,
+                         const BackpropFilterLoweringOptions &options)
+      : OpRewritePattern(ctx), reductionBlockBytes(options.reductionBlockBytes),
+        smallFilterBlockBytes(options.smallFilterBlockBytes),
+        splitMaxBytes(options.splitMaxBytes) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
   int64_t reductionBlockBytes;
+
+  /// The block size instead for multi-tap filter gradients whose dW is at
+  /// most twice this many bytes (0: none).
+  int64_t smallFilterBlockBytes;
+
+  /// Split-K applies to single-tap filter gradients whose dW (all parts
+  /// together) is at most this many bytes (0: never).
+  int64_t splitMaxBytes;
 
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
@@ -191,25 +196,36 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // Pack: P'[b, o_0..o_{n-1}, kf_0..kf_{f-1}, ci] (a copy; the strided
     // access o*s + kf*d is not a projected permutation, so this stays a
-    // plain loop nest).
-    int64_t packLoops = 1 + n + fused + 1;
+    // plain loop nest). With dilation 1 along the last dimension, its
+    // (kf, ci) pairs of one output position are a contiguous run of k*Cin
+    // input values starting at o*s*Cin: the window's last two dimensions
+    // are collapsed and the pack copies whole runs (a row gather, which the
+    // CPU code generator copies as vectors).
+    bool runs = g.dilations[n - 1] == 1;
+    int64_t last = g.filterSpatial[n - 1];
+    if (runs)
+      x = collapseDims(rewriter, loc, x, n);
+    int64_t packLoops = 1 + n + fused + (runs ? 0 : 1);
     SmallVector<int64_t> packShape{g.batch};
     for (int64_t d = 0; d < n; ++d)
       packShape.push_back(g.outSpatial[d]);
     for (int64_t d = lead; d < n; ++d)
-      packShape.push_back(g.filterSpatial[d]);
-    packShape.push_back(cin);
+      packShape.push_back(runs && d == n - 1 ? last * cin : g.filterSpatial[d]);
+    if (!runs)
+      packShape.push_back(cin);
     SmallVector<AffineExpr> src{getAffineDimExpr(0, ctx)};
     for (int64_t d = 0; d < n; ++d) {
       AffineExpr o = getAffineDimExpr(1 + d, ctx);
-      if (d < lead) {
+      AffineExpr kf = getAffineDimExpr(1 + n + (d - lead), ctx);
+      if (d < lead)
         src.push_back(o);
-      } else {
-        AffineExpr kf = getAffineDimExpr(1 + n + (d - lead), ctx);
+      else if (runs && d == n - 1)
+        src.push_back(o * (g.strides[d] * cin) + kf);
+      else
         src.push_back(o * g.strides[d] + kf * g.dilations[d]);
-      }
     }
-    src.push_back(getAffineDimExpr(packLoops - 1, ctx));
+    if (!runs)
+      src.push_back(getAffineDimExpr(packLoops - 1, ctx));
     SmallVector<AffineMap> packMaps = {
         AffineMap::get(packLoops, 0, src, ctx),
         AffineMap::getMultiDimIdentityMap(packLoops, ctx)};
@@ -222,8 +238,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         [](OpBuilder &nb, Location nl, ValueRange args) {
           linalg::YieldOp::create(nb, nl, args[0]);
         });
-    Value packed = collapseRange(rewriter, loc, pack.getResult(0), 1 + n,
-                                 fused + 1); // [b, o..., rows]
+    if (runs)
+      pack->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleRowGather));
+    int64_t packedDims = packLoops - 1 - n; // [b, o..., rows]
+    Value packed = pack.getResult(0);
+    if (packedDims > 1)
+      packed = collapseRange(rewriter, loc, packed, 1 + n, packedDims);
 
     // This leading tap's [kf..., ci, co] block of dW, as [rows, co].
     SmallVector<OpFoldResult> wOffsets, wSizes,
@@ -455,6 +475,20 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         (windowType.getNumElements() + dyType.getNumElements()) / g.batch *
         elemBytes;
     int64_t budget = reductionBlockBytes;
+    // A multi-tap filter gradient with a small dW: blocks that fit the L2,
+    // so that its taps re-read each block from there. (Each block re-reads
+    // and re-writes dW; for a large dW, e.g. 3x3x512x512, that costs more
+    // than the L3 reads it saves.)
+    auto dwType = cast<RankedTensorType>(dw.getType());
+    int64_t taps = 1;
+    for (int64_t d = 0; d < n; ++d)
+      taps *= g.filterSpatial[d];
+    int64_t dwBytes = dwType.getNumElements() *
+                      std::max<int64_t>(1, dwType.getElementTypeBitWidth() / 8);
+    if (smallFilterBlockBytes > 0 && taps > 1 &&
+        dwBytes <= 2 * smallFilterBlockBytes &&
+        (budget <= 0 || smallFilterBlockBytes < budget))
+      budget = smallFilterBlockBytes;
     if (budget <= 0 || g.batch * itemBytes <= budget)
       return lowerBlock(rewriter, loc, g, window, dy, dw);
     if (itemBytes <= budget || n == 0) {
@@ -670,8 +704,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 } // namespace
 
 void mlir::conv::populateBackpropFilterToLinalgPatterns(
-    RewritePatternSet &patterns, int64_t reductionBlockBytes,
-    int64_t splitMaxBytes) {
-  patterns.add<BackpropFilterToLinalg>(patterns.getContext(),
-                                       reductionBlockBytes, splitMaxBytes);
+    RewritePatternSet &patterns, const BackpropFilterLoweringOptions &options) {
+  patterns.add<BackpropFilterToLinalg>(patterns.getContext(), options);
 }

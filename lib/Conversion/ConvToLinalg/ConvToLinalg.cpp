@@ -35,8 +35,11 @@ struct ConvertConvToLinalgPass
           << transposePerTap << "'";
       return signalPassFailure();
     }
-    populateBackpropFilterToLinalgPatterns(patterns, dwReductionBlockBytes,
-                                           dwSplitMaxBytes);
+    BackpropFilterLoweringOptions dwOptions;
+    dwOptions.reductionBlockBytes = dwReductionBlockBytes;
+    dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
+    dwOptions.splitMaxBytes = dwSplitMaxBytes;
+    populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion

@@ -66,7 +66,7 @@ func.func @large_dw(%x: tensor<4x48x48x256xf32>, %dy: tensor<4x48x48x128xf32>) -
 // the scf.forall over the 7 leading taps spreads the work instead.
 // CHECK-LABEL: func.func @fused_all
 // CHECK:         %[[PARTS:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x1x16xf32>)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<2x48x48x3x3x1xf32>)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<2x48x48x3x3xf32>) attrs = {conv.role = "row_gather"}
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
 // CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x1x16xf32>)
 // NOSPLIT-LABEL: func.func @fused_all
@@ -79,7 +79,7 @@ func.func @fused_all(%x: tensor<4x50x50x1xf32>, %dy: tensor<4x48x48x16xf32>) -> 
 // CHECK-LABEL: func.func @fused_leading
 // CHECK-NOT:     tensor<2x7x7
 // CHECK:         scf.forall (%{{.*}}) in (7)
-// CHECK:           tensor<4x48x48x7x3xf32>
+// CHECK:           tensor<4x48x48x21xf32>
 // CHECK-NOT:     tensor<2x7x7
 // CHECK:         return
 func.func @fused_leading(%x: tensor<4x54x54x3xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<7x7x3x16xf32> {

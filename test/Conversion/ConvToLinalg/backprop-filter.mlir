@@ -91,12 +91,16 @@ func.func @empty_batch(%x: tensor<0x2x3x1xf32>, %dy: tensor<0x1x2x1xf32>) -> ten
 // all kernel dimensions are fused with ci (3 x 3 x 1 = 9 rows < 16 after
 // fusing only the last one): one packed copy P'[b, oh, ow, kh, kw, ci] =
 // x[b, oh + kh, ow + kw, ci], collapsed to [b, oh, ow, 9], and a single
-// dw_tap contraction into dW viewed as [9, Cout]; no scf.forall.
+// dw_tap contraction into dW viewed as [9, Cout]; no scf.forall. With
+// dilation 1 along the last dimension, its (kw, ci) pairs are a contiguous
+// run of the input viewed as [b, h, w * ci]: the pack is a row gather of
+// runs j = kw * ci + ci' at ow * ci.
 // CHECK-LABEL: func.func @tiny_channels_all_taps_fused
 // CHECK-NOT:     scf.forall
-// CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
-// CHECK-SAME:      ins(%{{.*}} : tensor<1x6x6x1xf32>) outs(%{{.*}} : tensor<1x4x4x3x3x1xf32>)
-// CHECK:         %[[PC:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4, 5]] : tensor<1x4x4x3x3x1xf32> into tensor<1x4x4x9xf32>
+// CHECK:         %[[XC:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x6x6x1xf32> into tensor<1x6x6xf32>
+// CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d2 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
+// CHECK-SAME:      ins(%[[XC]] : tensor<1x6x6xf32>) outs(%{{.*}} : tensor<1x4x4x3x3xf32>) attrs = {conv.role = "row_gather"}
+// CHECK:         %[[PC:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x4x4x3x3xf32> into tensor<1x4x4x9xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x1x8xf32> into tensor<9x8xf32>
 // CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
 // CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.role = "dw_tap"}
@@ -110,16 +114,33 @@ func.func @tiny_channels_all_taps_fused(%x: tensor<1x6x6x1xf32>, %dy: tensor<1x4
 
 // Two input channels, a 3 x 8 kernel, stride 2: fusing the last kernel
 // dimension already gives 8 x 2 = 16 rows, so the kernel rows stay an
-// scf.forall and each packs P'[b, oh, ow, kw, ci] = x[b, 2 oh + kh, 2 ow + kw, ci]
-// (the window is 10 columns: VALID never reads the last one).
+// scf.forall and each packs P'[b, oh, ow, (kw, ci)] = x[b, 2 oh + kh, 2 ow + kw, ci]
+// as a row gather of 16-long runs at 2 * 2 * ow of the window viewed as
+// [b, h, w * ci] (the window is 10 columns: VALID never reads the last one).
 // CHECK-LABEL: func.func @tiny_channels_last_dim_fused
 // CHECK:         scf.forall (%[[KH:[a-z0-9]+]]) in (3)
 // CHECK:           %[[X:.+]] = tensor.extract_slice %{{.*}}[0, %[[KH]], 0, 0] [1, 2, 10, 2] [1, 2, 1, 1]
-// CHECK:           linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2 * 2 + d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]
-// CHECK-SAME:        ins(%[[X]] : tensor<1x2x10x2xf32>) outs(%{{.*}} : tensor<1x2x2x8x2xf32>)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x16xf32>, tensor<1x2x2x4xf32>) outs(%{{.*}} : tensor<16x4xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
+// CHECK:           %[[XC:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1], [2, 3]] : tensor<1x2x10x2xf32> into tensor<1x2x20xf32>
+// CHECK:           %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 4 + d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:        ins(%[[XC]] : tensor<1x2x20xf32>) outs(%{{.*}} : tensor<1x2x2x16xf32>) attrs = {conv.role = "row_gather"}
+// CHECK:           linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<1x2x2x16xf32>, tensor<1x2x2x4xf32>) outs(%{{.*}} : tensor<16x4xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[KH]], 0, 0, 0] [1, 8, 2, 4] [1, 1, 1, 1] : tensor<8x2x4xf32> into tensor<3x8x2x4xf32>
 func.func @tiny_channels_last_dim_fused(%x: tensor<1x5x11x2xf32>, %dy: tensor<1x2x2x4xf32>) -> tensor<3x8x2x4xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x5x11x2xf32>, tensor<1x2x2x4xf32> -> tensor<3x8x2x4xf32>
   return %dw : tensor<3x8x2x4xf32>
+}
+
+// -----
+
+// Dilation 2 along the last dimension: the (kw, ci) pairs of an output
+// position are not contiguous in the input, so the pack keeps ci as its own
+// loop (x[b, oh + kh, ow + 2 kw, ci]) and is no row gather.
+// CHECK-LABEL: func.func @tiny_channels_dilated_last_dim
+// CHECK-NOT:     tensor.collapse_shape %{{.*}} : tensor<1x6x8x1xf32>
+// CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3, d2 + d4 * 2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-SAME:      ins(%{{.*}} : tensor<1x6x8x1xf32>) outs(%{{.*}} : tensor<1x4x4x3x3x1xf32>) {
+// CHECK:         tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4, 5]] : tensor<1x4x4x3x3x1xf32> into tensor<1x4x4x9xf32>
+func.func @tiny_channels_dilated_last_dim(%x: tensor<1x6x8x1xf32>, %dy: tensor<1x4x4x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 2] : tensor<1x6x8x1xf32>, tensor<1x4x4x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
 }

@@ -15,6 +15,18 @@
 // RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 7 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_repitch_strided --check --seed 8 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
+// Tiny-Cin filter gradients (kernel dimensions fused with ci, the pack a
+// row gather of k*Cin-long input runs where the last dilation is 1): the
+// 7x7 stem with SAME padding, with 1 and 2 threads and with small-filter
+// row blocks (a 32 KiB L2); a 3-D layer with two fused dimensions; all
+// taps fused with a dilated first dimension; a dilated last dimension
+// (no runs).
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 9 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 11 --l2-cache-bytes=32768 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_tiny_dilated_rows --check --seed 13 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_tiny_dilated_cols --check --seed 14 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -69,4 +81,32 @@ func.func @nhwc_f32_repitch_strided(%x: tensor<2x9x8x256xf32>, %dy: tensor<2x5x4
           strides = [2, 2] dilations = [1, 1]
           : tensor<2x9x8x256xf32>, tensor<2x5x4x512xf32> -> tensor<1x1x256x512xf32>
   return %dw : tensor<1x1x256x512xf32>
+}
+
+func.func @nhwc_f32_stem(%x: tensor<3x30x30x3xf32>, %dy: tensor<3x15x15x64xf32>) -> tensor<7x7x3x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<3x30x30x3xf32>, tensor<3x15x15x64xf32> -> tensor<7x7x3x64xf32>
+  return %dw : tensor<7x7x3x64xf32>
+}
+
+func.func @ndhwc_f32_tiny(%x: tensor<2x6x7x9x2xf32>, %dy: tensor<2x4x5x7x16xf32>) -> tensor<3x3x3x2x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = VALID
+          strides = [1, 1, 1] dilations = [1, 1, 1]
+          : tensor<2x6x7x9x2xf32>, tensor<2x4x5x7x16xf32> -> tensor<3x3x3x2x16xf32>
+  return %dw : tensor<3x3x3x2x16xf32>
+}
+
+func.func @nhwc_f32_tiny_dilated_rows(%x: tensor<2x12x12x1xf32>, %dy: tensor<2x8x10x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [2, 1]
+          : tensor<2x12x12x1xf32>, tensor<2x8x10x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
+}
+
+func.func @nhwc_f32_tiny_dilated_cols(%x: tensor<2x10x12x1xf32>, %dy: tensor<2x8x8x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 2]
+          : tensor<2x10x12x1xf32>, tensor<2x8x8x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
 }

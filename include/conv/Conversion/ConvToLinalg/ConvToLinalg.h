@@ -49,18 +49,35 @@ constexpr llvm::StringLiteral kRoleRowAdd = "row_add";
 /// contiguous row (a batch item's output slice in the columns lowering),
 /// vectorized like the row adds.
 constexpr llvm::StringLiteral kRoleRowFill = "row_fill";
+/// A copy whose innermost loop reads a contiguous run of its input (input
+/// map `(..., o, j) -> (..., o * c + j)`, output map the identity): the
+/// tiny-Cin filter gradient's pack of k*Cin-long input runs, copied one run
+/// at a time as vectors.
+constexpr llvm::StringLiteral kRoleRowGather = "row_gather";
 
-/// conv.backprop_filter -> per-tap linalg contractions. With
-/// `reductionBlockBytes` > 0, an op whose input window and out_backprop
-/// exceed it runs its taps over blocks of batch items (or of rows) of about
-/// that size, in an scf.for accumulating into dW (docs/Lowering.md §2.2).
-/// With `splitMaxBytes` > 0, a single-tap op with a long reduction, an even
-/// batch and at most `splitMaxBytes` of dW for two parts splits its batch
-/// into 2 halves summed separately (an scf.forall) and added in order
-/// (split-K; docs/Lowering.md §2.3).
-void populateBackpropFilterToLinalgPatterns(RewritePatternSet &patterns,
-                                            int64_t reductionBlockBytes = 0,
-                                            int64_t splitMaxBytes = 0);
+/// How conv.backprop_filter is split up for the cache (all 0: one
+/// contraction per tap over the whole reduction).
+struct BackpropFilterLoweringOptions {
+  /// An op whose input window and out_backprop exceed this many bytes runs
+  /// its taps over blocks of batch items (or of rows) of about that size,
+  /// in an scf.for accumulating into dW (docs/Lowering.md §2.2); 0: never.
+  int64_t reductionBlockBytes = 0;
+  /// Smaller blocks for multi-tap ops with a small dW: blocks of this many
+  /// bytes (the L2) when dW is at most twice that, so that the taps re-read
+  /// the block from the L2 rather than the L3, at the price of re-reading dW
+  /// once per block; 0: no such blocks.
+  int64_t smallFilterBlockBytes = 0;
+  /// Split-K: a single-tap op with a long reduction, an even batch and at
+  /// most this many bytes of dW for two parts splits its batch into 2
+  /// halves summed separately (an scf.forall) and added in order
+  /// (docs/Lowering.md §2.3); 0: never.
+  int64_t splitMaxBytes = 0;
+};
+
+/// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).
+void populateBackpropFilterToLinalgPatterns(
+    RewritePatternSet &patterns,
+    const BackpropFilterLoweringOptions &options = {});
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

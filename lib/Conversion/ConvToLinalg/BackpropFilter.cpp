@@ -456,6 +456,58 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return lowerTaps(rewriter, loc, g, window, dy, dw);
   }
 
+  /// How lowerInBlocks splits the reduction for a given block budget.
+  struct BlockPlan {
+    enum Kind { Whole, Items, Rows } kind = Whole;
+    /// Batch items (Items) or output rows of the first spatial dimension
+    /// (Rows, one item at a time) per block.
+    int64_t size = 0;
+    /// Whether the last block is smaller (a second copy of the body).
+    bool remainder = false;
+  };
+
+  BlockPlan planBlocks(const convgen::BackpropFilterGeometry &g,
+                       RankedTensorType windowType, RankedTensorType dyType,
+                       int64_t budget) const {
+    int64_t elemBytes =
+        std::max<int64_t>(1, windowType.getElementTypeBitWidth() / 8);
+    int64_t itemBytes =
+        (windowType.getNumElements() + dyType.getNumElements()) / g.batch *
+        elemBytes;
+    BlockPlan plan;
+    if (budget <= 0 || g.batch * itemBytes <= budget)
+      return plan;
+    // The largest block of at most `limit` that divides `extent`, if one
+    // is at least half of `limit`; else `limit` (with a remainder block).
+    auto pick = [&](int64_t limit, int64_t extent) {
+      limit = std::clamp<int64_t>(limit, 1, extent);
+      for (int64_t c = limit; 2 * c >= limit; --c)
+        if (extent % c == 0)
+          return c;
+      return limit;
+    };
+    if (itemBytes <= budget || g.numSpatialDims == 0) {
+      plan.kind = BlockPlan::Items;
+      plan.size = pick(budget / itemBytes, g.batch);
+      plan.remainder = g.batch % plan.size != 0;
+      return plan;
+    }
+    // One batch item at a time, in blocks of output rows along the first
+    // spatial dimension (each needs (rows - 1) * s + k_eff window rows).
+    int64_t sdim = spatialDim(g.layout, 0);
+    int64_t winRowBytes =
+        windowType.getNumElements() / g.batch / windowType.getDimSize(sdim) *
+        elemBytes;
+    int64_t dyRowBytes =
+        dyType.getNumElements() / g.batch / dyType.getDimSize(sdim) * elemBytes;
+    plan.kind = BlockPlan::Rows;
+    plan.size = pick(budget / std::max<int64_t>(
+                                  1, g.strides[0] * winRowBytes + dyRowBytes),
+                     g.outSpatial[0]);
+    plan.remainder = g.outSpatial[0] % plan.size != 0;
+    return plan;
+  }
+
   /// The reduction (batch x output positions) in blocks whose input window
   /// and out_backprop fit `reductionBlockBytes`, each block running all the
   /// taps, so that the taps re-read a block from the cache rather than
@@ -468,17 +520,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                       Value dy, Value dw) const {
     auto windowType = cast<RankedTensorType>(window.getType());
     auto dyType = cast<RankedTensorType>(dy.getType());
-    int64_t elemBytes =
-        std::max<int64_t>(1, windowType.getElementTypeBitWidth() / 8);
     int64_t n = g.numSpatialDims;
-    int64_t itemBytes =
-        (windowType.getNumElements() + dyType.getNumElements()) / g.batch *
-        elemBytes;
-    int64_t budget = reductionBlockBytes;
+    BlockPlan plan = planBlocks(g, windowType, dyType, reductionBlockBytes);
     // A multi-tap filter gradient with a small dW: blocks that fit the L2,
     // so that its taps re-read each block from there. (Each block re-reads
     // and re-writes dW; for a large dW, e.g. 3x3x512x512, that costs more
-    // than the L3 reads it saves.)
+    // than the L3 reads it saves.) Not when they would need a remainder
+    // block that the L3 blocks do not: a second copy of the whole body
+    // (DeepSpeech's 79 rows, a prime) doubled the compile time.
     auto dwType = cast<RankedTensorType>(dw.getType());
     int64_t taps = 1;
     for (int64_t d = 0; d < n; ++d)
@@ -487,46 +536,30 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                       std::max<int64_t>(1, dwType.getElementTypeBitWidth() / 8);
     if (smallFilterBlockBytes > 0 && taps > 1 &&
         dwBytes <= 2 * smallFilterBlockBytes &&
-        (budget <= 0 || smallFilterBlockBytes < budget))
-      budget = smallFilterBlockBytes;
-    if (budget <= 0 || g.batch * itemBytes <= budget)
-      return lowerBlock(rewriter, loc, g, window, dy, dw);
-    if (itemBytes <= budget || n == 0) {
-      int64_t bb = std::clamp<int64_t>(budget / itemBytes, 1, g.batch);
-      for (int64_t c = bb; 2 * c >= bb; --c)
-        if (g.batch % c == 0) {
-          bb = c;
-          break;
-        }
-      return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, bb,
-                       [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                           Value d, Value acc) {
-                         return lowerBlock(rewriter, loc, gb, w, d, acc);
-                       });
+        (reductionBlockBytes <= 0 ||
+         smallFilterBlockBytes < reductionBlockBytes)) {
+      BlockPlan small =
+          planBlocks(g, windowType, dyType, smallFilterBlockBytes);
+      if (!small.remainder || plan.remainder)
+        plan = small;
     }
-    // One batch item at a time, in blocks of output rows along the first
-    // spatial dimension (each needs (rows - 1) * s + k_eff window rows).
-    int64_t sdim = spatialDim(g.layout, 0);
-    int64_t winRowBytes =
-        windowType.getNumElements() / g.batch / windowType.getDimSize(sdim) *
-        elemBytes;
-    int64_t dyRowBytes =
-        dyType.getNumElements() / g.batch / dyType.getDimSize(sdim) * elemBytes;
-    int64_t rows = std::clamp<int64_t>(
-        budget / std::max<int64_t>(1, g.strides[0] * winRowBytes + dyRowBytes),
-        1, g.outSpatial[0]);
-    for (int64_t c = rows; 2 * c >= rows; --c)
-      if (g.outSpatial[0] % c == 0) {
-        rows = c;
-        break;
-      }
+    auto body = [&](const convgen::BackpropFilterGeometry &gb, Value w,
+                    Value d, Value acc) {
+      return lowerBlock(rewriter, loc, gb, w, d, acc);
+    };
+    switch (plan.kind) {
+    case BlockPlan::Whole:
+      return lowerBlock(rewriter, loc, g, window, dy, dw);
+    case BlockPlan::Items:
+      return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false,
+                       plan.size, body);
+    case BlockPlan::Rows:
+      break;
+    }
     auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
                      Value d, Value acc) {
-      return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true, rows,
-                       [&](const convgen::BackpropFilterGeometry &gr, Value wr,
-                           Value dr, Value accr) {
-                         return lowerBlock(rewriter, loc, gr, wr, dr, accr);
-                       });
+      return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true,
+                       plan.size, body);
     };
     if (g.batch == 1)
       return inner(g, window, dy, dw);

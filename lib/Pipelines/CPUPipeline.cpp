@@ -93,7 +93,10 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
   if (options.optimize) {
     pm.addNestedPass<func::FuncOp>(createConvCPULowerVectorsPass());
-    pm.addNestedPass<func::FuncOp>(createConvCPUExpandStridedCopiesPass());
+    ConvCPUExpandStridedCopiesPassOptions copyOptions;
+    copyOptions.numThreads = options.numThreads;
+    pm.addNestedPass<func::FuncOp>(
+        createConvCPUExpandStridedCopiesPass(copyOptions));
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (options.numThreads == 1) {

@@ -152,17 +152,35 @@ def ConvCPULowerVectorsPass
 
 def ConvCPUExpandStridedCopiesPass
     : Pass<"conv-cpu-expand-strided-copies", "::mlir::func::FuncOp"> {
-  let summary = "Turn strided memref.copy into linalg.copy loops";
+  let summary = "Turn strided memref.copy into row copies or linalg.copy loops";
   let description = [{
     After bufferization, a `memref.copy` between non-contiguous memrefs (the
     interior of a padded input, a strided output slice) lowers to a call of
     the generic `memrefCopy` runtime function, which moves one element per
-    iteration through an indirect loop. This pass rewrites such copies to
-    `linalg.copy`, which becomes an inlined loop nest whose contiguous
-    innermost dimension LLVM vectorizes. Contiguous copies are left alone
-    (they become a memcpy).
+    iteration through an indirect loop. This pass rewrites such copies:
+
+    * The trailing dimensions contiguous in both memrefs form rows. With
+      rows of at least 16 elements, the copy becomes a loop nest over the
+      other dimensions with one contiguous 1-D `memref.copy` (a memcpy) per
+      row. A copy of at least 256 KiB outside any parallel loop, with
+      `num-threads` other than 1, takes its threads: the first outer
+      dimension with at least as many iterations as threads is an
+      `scf.forall`.
+    * Otherwise the copy becomes a `linalg.copy` loop nest.
+
+    Contiguous copies are left alone (they become a memcpy).
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads of the kernel (0: all hardware threads; 1: no thread "
+           "split of large copies)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
 }
 
 #endif // CONV_CODEGEN_PASSES_TD

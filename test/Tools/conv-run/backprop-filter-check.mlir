@@ -27,6 +27,10 @@
 // RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_rows --check --seed 13 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_cols --check --seed 14 | FileCheck %s --check-prefix=F32
+// A padded input of 320 KiB (SAME) with 2 threads: its copy into the padded
+// buffer is split over the threads, one contiguous row per image row
+// (conv-cpu-expand-strided-copies).
+// RUN: conv-run %s --entry nhwc_f32_padded_copy_threads --check --seed 15 --num-threads=2 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -109,4 +113,11 @@ func.func @nhwc_f32_tiny_dilated_cols(%x: tensor<2x10x12x1xf32>, %dy: tensor<2x8
           strides = [1, 1] dilations = [1, 2]
           : tensor<2x10x12x1xf32>, tensor<2x8x8x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>
+}
+
+func.func @nhwc_f32_padded_copy_threads(%x: tensor<2x32x32x40xf32>, %dy: tensor<2x32x32x16xf32>) -> tensor<3x3x40x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x32x32x40xf32>, tensor<2x32x32x16xf32> -> tensor<3x3x40x16xf32>
+  return %dw : tensor<3x3x40x16xf32>
 }

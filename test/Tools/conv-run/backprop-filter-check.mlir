@@ -27,6 +27,8 @@
 // RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_rows --check --seed 13 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_cols --check --seed 14 | FileCheck %s --check-prefix=F32
+// Runs of 11 x 4 = 44 values: copied in 16-value chunks and a peeled 12.
+// RUN: conv-run %s --entry nhwc_f32_tiny_long_runs --check --seed 16 | FileCheck %s --check-prefix=F32
 // A padded input of 320 KiB (SAME) with 2 threads: its copy into the padded
 // buffer is split over the threads, one contiguous row per image row
 // (conv-cpu-expand-strided-copies).
@@ -120,4 +122,11 @@ func.func @nhwc_f32_padded_copy_threads(%x: tensor<2x32x32x40xf32>, %dy: tensor<
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x32x32x40xf32>, tensor<2x32x32x16xf32> -> tensor<3x3x40x16xf32>
   return %dw : tensor<3x3x40x16xf32>
+}
+
+func.func @nhwc_f32_tiny_long_runs(%x: tensor<2x9x30x4xf32>, %dy: tensor<2x7x20x16xf32>) -> tensor<3x11x4x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x9x30x4xf32>, tensor<2x7x20x16xf32> -> tensor<3x11x4x16xf32>
+  return %dw : tensor<3x11x4x16xf32>
 }

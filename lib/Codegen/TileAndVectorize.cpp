@@ -142,6 +142,8 @@ private:
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
+                         int64_t chunk);
   bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
                     unsigned index);
   /// Elements of `elementType` per native vector.
@@ -657,12 +659,7 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
 LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
                                            linalg::GenericOp op) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
-  int64_t rank = outType.getRank();
-  if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
-    return failure();
-  SmallVector<int64_t> sizes(rank, 1);
-  sizes.back() = 2 * lanes(outType.getElementType());
-  return tileForVectorization(rewriter, op, sizes);
+  return tileRows(rewriter, op, 2 * lanes(outType.getElementType()));
 }
 
 /// A row gather (the tiny-Cin filter gradient's pack): one contiguous run
@@ -673,12 +670,21 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
 LogicalResult TileAndVectorize::tileRowGather(RewriterBase &rewriter,
                                               linalg::GenericOp op) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t vector = lanes(outType.getElementType());
+  int64_t run = outType.getRank() ? outType.getShape().back() : 0;
+  return tileRows(rewriter, op, run <= 4 * vector ? 0 : 2 * vector);
+}
+
+/// Tiles every loop of `op` but the last to 1 and the last to `chunk`
+/// (0: whole), for vectorization: one row (or chunk of a row) per tile.
+LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
+                                         linalg::GenericOp op, int64_t chunk) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   int64_t rank = outType.getRank();
   if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
     return failure();
-  int64_t vector = lanes(outType.getElementType());
   SmallVector<int64_t> sizes(rank, 1);
-  sizes.back() = outType.getShape().back() <= 4 * vector ? 0 : 2 * vector;
+  sizes.back() = chunk;
   return tileForVectorization(rewriter, op, sizes);
 }
 

@@ -103,6 +103,20 @@ Value tapWindow(OpBuilder &b, Location loc,
                                         window, offsets, sizes, strides);
 }
 
+/// The number of kernel taps (positions of the filter window).
+int64_t numTaps(const convgen::BackpropFilterGeometry &g) {
+  int64_t taps = 1;
+  for (int64_t d = 0; d < g.numSpatialDims; ++d)
+    taps *= g.filterSpatial[d];
+  return taps;
+}
+
+/// Bytes of a static tensor (at least one per element).
+int64_t tensorBytes(RankedTensorType type) {
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
 /// The number of trailing kernel dimensions fused with the input channels
 /// (0: none): the fewest that give at least 16 rows, or all of them.
 int64_t numFusedTaps(const convgen::BackpropFilterGeometry &g) {
@@ -110,10 +124,8 @@ int64_t numFusedTaps(const convgen::BackpropFilterGeometry &g) {
   if (g.layout != Layout::ChannelsLast || g.groups != 1 ||
       g.filterInChannels > kMaxChannels)
     return 0;
-  int64_t n = g.numSpatialDims, rows = g.filterInChannels, taps = 1;
-  for (int64_t d = 0; d < n; ++d)
-    taps *= g.filterSpatial[d];
-  if (taps <= 1)
+  int64_t n = g.numSpatialDims, rows = g.filterInChannels;
+  if (numTaps(g) <= 1)
     return 0;
   for (int64_t f = 1; f <= n; ++f) {
     rows *= g.filterSpatial[n - f];
@@ -353,13 +365,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   int64_t splitParts(const convgen::BackpropFilterGeometry &g,
                      int64_t dwBytes) const {
     constexpr int64_t kParts = 2, kMinPositionsPerPart = 4096;
-    int64_t taps = 1, positions = g.batch;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      taps *= g.filterSpatial[d];
+    int64_t positions = g.batch;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
       positions *= g.outSpatial[d];
-    }
     // The contractions the tap scf.forall spreads over threads.
-    int64_t independent = taps;
+    int64_t independent = numTaps(g);
     if (int64_t fused = numFusedTaps(g)) {
       independent = 1;
       for (int64_t d = 0; d + fused < g.numSpatialDims; ++d)
@@ -382,9 +392,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                      const convgen::BackpropFilterGeometry &g, Value window,
                      Value dy, Value dw) const {
     auto dwType = cast<RankedTensorType>(dw.getType());
-    int64_t parts = splitParts(
-        g, dwType.getNumElements() *
-               std::max<int64_t>(1, dwType.getElementTypeBitWidth() / 8));
+    int64_t parts = splitParts(g, tensorBytes(dwType));
     if (parts <= 1)
       return lowerInBlocks(rewriter, loc, g, window, dy, dw);
     MLIRContext *ctx = rewriter.getContext();
@@ -520,7 +528,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                       Value dy, Value dw) const {
     auto windowType = cast<RankedTensorType>(window.getType());
     auto dyType = cast<RankedTensorType>(dy.getType());
-    int64_t n = g.numSpatialDims;
     BlockPlan plan = planBlocks(g, windowType, dyType, reductionBlockBytes);
     // A multi-tap filter gradient with a small dW: blocks that fit the L2,
     // so that its taps re-read each block from there. (Each block re-reads
@@ -528,14 +535,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // than the L3 reads it saves.) Not when they would need a remainder
     // block that the L3 blocks do not: a second copy of the whole body
     // (DeepSpeech's 79 rows, a prime) doubled the compile time.
-    auto dwType = cast<RankedTensorType>(dw.getType());
-    int64_t taps = 1;
-    for (int64_t d = 0; d < n; ++d)
-      taps *= g.filterSpatial[d];
-    int64_t dwBytes = dwType.getNumElements() *
-                      std::max<int64_t>(1, dwType.getElementTypeBitWidth() / 8);
-    if (smallFilterBlockBytes > 0 && taps > 1 &&
-        dwBytes <= 2 * smallFilterBlockBytes &&
+    if (smallFilterBlockBytes > 0 && numTaps(g) > 1 &&
+        tensorBytes(cast<RankedTensorType>(dw.getType())) <=
+            2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {
       BlockPlan small =

@@ -122,6 +122,10 @@ constexpr int64_t kMinThreadedRelayout = 64 * 1024;
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
+/// Marks cache-blocked tiles whose init is a zero fill to fuse into their
+/// register tiles (the accumulators then start from zero in registers).
+constexpr llvm::StringLiteral kFillInnerAttr = "conv.fill_inner";
+
 /// Register tile: `rows` accumulator rows of `cols` elements.
 struct RegisterTile {
   int64_t rows = 1;
@@ -187,13 +191,15 @@ LogicalResult tileForVectorization(RewriterBase &rewriter,
 /// Tiles `op` like `tile`, fusing the linalg.fill that produces its init
 /// (a zero-started accumulator) into the tiles; the tile sizes must not
 /// split a reduction dimension (every tile would restart from zero).
-FailureOr<scf::SCFTilingResult> tileFusingFill(RewriterBase &rewriter,
-                                               linalg::GenericOp op,
-                                               ArrayRef<int64_t> sizes,
-                                               bool forall = false) {
+FailureOr<scf::SCFTilingResult>
+tileFusingFill(RewriterBase &rewriter, linalg::GenericOp op,
+               ArrayRef<int64_t> sizes, bool forall = false,
+               ArrayRef<int64_t> interchange = {}) {
   scf::SCFTilingOptions tilingOptions;
   if (forall)
     tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  if (!interchange.empty())
+    tilingOptions.setInterchange(interchange);
   SmallVector<OpFoldResult> ofr;
   for (int64_t s : sizes)
     ofr.push_back(rewriter.getIndexAttr(s));
@@ -561,17 +567,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                : tile(rewriter, op, outer, /*forall=*/false, interchange);
   if (failed(outerTiled))
     return failure();
-  // The fused fill of a tile is vectorized row by row (as the row adds).
-  if (fuseFill) {
-    auto tiledOp = cast<linalg::GenericOp>(outerTiled->tiledOps.back());
-    if (auto fill = tiledOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
-      rewriter.setInsertionPoint(fill);
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, fill);
-      if (succeeded(generic))
-        (void)tileRowAdd(rewriter, *generic);
-    }
-  }
+  // The fused fill of a tile moves on into its register tiles (tileInner),
+  // where the accumulators start from zero instead of reading it back.
+  if (fuseFill && hasFilledInit(cast<linalg::GenericOp>(
+                      outerTiled->tiledOps.back())))
+    outerTiled->tiledOps.back()->setAttr(kFillInnerAttr,
+                                         rewriter.getUnitAttr());
   // The register tiling happens after peeling, on the main block and the
   // peeled one alike (the peeled clone carries the sizes).
   outerTiled->tiledOps.back()->setAttr(kInnerSizesAttr,
@@ -831,6 +832,49 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   if (auto ic = op->getAttrOfType<DenseI64ArrayAttr>(kInnerInterchangeAttr)) {
     innerInterchange.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
     op->removeAttr(kInnerInterchangeAttr);
+  }
+  bool fillInner = op->hasAttr(kFillInnerAttr);
+  op->removeAttr(kFillInnerAttr);
+  if (fillInner && hasFilledInit(op) &&
+      op.getDpsInits()[0].getDefiningOp<linalg::FillOp>()->hasOneUse()) {
+    // The register tiles over the parallel dimensions first, each with its
+    // own slice of the zero fill, then the reduction loops inside them: the
+    // fill of a tile is a zero vector written to the accumulator slice that
+    // the hoisted accumulator read then folds to (no zero-fill pass over the
+    // output in memory, no reload of it).
+    SmallVector<int64_t> parallelSizes(sizes.asArrayRef()),
+        reductionSizes(sizes.asArrayRef());
+    for (auto [d, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+      if (type == utils::IteratorType::reduction)
+        parallelSizes[d] = 0;
+      else
+        reductionSizes[d] = 0;
+    }
+    auto parallelTiled = tileFusingFill(rewriter, op, parallelSizes,
+                                        /*forall=*/false, innerInterchange);
+    if (failed(parallelTiled))
+      return failure();
+    auto tiledOp = cast<linalg::GenericOp>(
+        parallelTiled->tiledOps.back());
+    if (auto fill = tiledOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
+      rewriter.setInsertionPoint(fill);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, fill);
+      if (succeeded(generic))
+        (*generic)->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    }
+    auto reductionTiled = tile(rewriter, tiledOp, reductionSizes);
+    if (failed(reductionTiled))
+      return failure();
+    auto loops = llvm::to_vector(parallelTiled->loops);
+    llvm::append_range(loops, reductionTiled->loops);
+    if (hoistEarly)
+      for (LoopLikeOpInterface loop : loops)
+        loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
+    reductionTiled->tiledOps.back()->setAttr(kVectorizeAttr,
+                                             rewriter.getUnitAttr());
+    peelLoops(rewriter, loops);
+    return success();
   }
   auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,
                          innerInterchange);

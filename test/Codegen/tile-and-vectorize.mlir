@@ -36,15 +36,15 @@ func.func @dw_tap(%x: tensor<2x16x16x20xf32>, %dy: tensor<2x16x16x32xf32>) -> te
 // reduction loops. Unit dimensions fold, so the tap offsets become read
 // offsets and each step is a rank-1 update of the 6x16 accumulator tile.
 // The phases partition the output, so each starts from a zero fill of its
-// slice; the fill is fused into the row tiles (zeros written to the row,
-// 16 lanes at a time, just before its register tiles accumulate into it),
-// not run over the whole output beforehand.
+// slice; the fill is fused into the register tiles (a zero accumulator
+// tile written just before the tap and channel loops, which the hoisted
+// accumulator read folds to: see tile-and-vectorize-zero-start.mlir), not
+// run over the whole output beforehand.
 // CHECK-LABEL: func.func @transpose_phase
-// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.for %{{.*}} = %c0 to %c6 step %c1
-// CHECK:           scf.for %{{.*}} = %c0 to %c6 step %c1
-// CHECK:             vector.transfer_write %[[Z]], %{{.*}} : vector<16xf32>, tensor<1x1x6x16xf32>
+// CHECK:           vector.transfer_write %[[Z]], %{{.*}} : vector<6x16xf32>, tensor<1x1x6x16xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
@@ -130,17 +130,18 @@ func.func @row_adds(%x: tensor<1x20x8xf32>, %k: tensor<11x3x8xf32>) -> tensor<1x
 // -----
 
 // Depth-to-space contraction (k = s = 2, no tap loops): per input row j_0
-// and phase m_0, the fused zero fill of the [64, 64] output row block, then
-// the (m_1, co) column tiles outside the row tiles along j_1 (64 = 10 x 6
-// + a peeled 4), each with the 64 input channels as its reduction.
+// and phase m_0, the (m_1, co) column tiles outside the row tiles along j_1
+// (64 = 10 x 6 + a peeled 4), each starting from its own zero tile (the
+// fused fill) with the 64 input channels as its reduction.
 // CHECK-LABEL: func.func @depth_to_space
 // CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<1x1x1x64x64xf32>
 // CHECK:             scf.for %{{.*}} = %c0 to %c64 step %c16
 // CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:                 vector.transfer_write %{{.*}} : vector<6x16xf32>, tensor<1x1x1x6x16xf32>
 // CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c1
 // CHECK:                   arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:               vector.transfer_write %{{.*}} : vector<4x16xf32>, tensor<1x1x1x4x16xf32>
 // CHECK:               arith.mulf {{.*}} : vector<4x16xf32>
 func.func @depth_to_space(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>) -> tensor<1x128x128x32xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x64x64xf32>, tensor<2x2x32x64xf32> -> tensor<1x128x128x32xf32>

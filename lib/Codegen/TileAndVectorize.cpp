@@ -473,6 +473,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numTaps; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[ci] = t.reductionChunk;
+    // Several output rows per block (along the next-to-last output
+    // dimension), so that each column tile's kernel panel, loaded into the
+    // L1 once per block, serves more register tiles.
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows
     // sweep over it; the block loop is outermost.
@@ -488,6 +491,31 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         interchange.push_back(ci);
         for (int64_t d = 0; d < ci; ++d)
           interchange.push_back(d);
+      }
+    }
+    // Several output rows per block: the rows along the next-to-last
+    // output dimension whose input rows (one channel block's) take a
+    // quarter of the L2. The column tile loop is the outermost register-
+    // tile loop, so each column tile's kernel panel is loaded into the L1
+    // once per block and then serves every row tile of the block, instead
+    // of streaming from the L2 again for every output row (3-D U-Net
+    // 8x8x8x320 -> 256: 16 register tiles per panel load instead of 2).
+    if (rowDim == n && n >= 2 && numTaps == n) {
+      int64_t ciRange = outer[ci] ? outer[ci] : ranges[ci];
+      int64_t rowBytes =
+          std::max<int64_t>(1, ranges[n] * ciRange * elemBytes);
+      int64_t rowsPerBlock =
+          std::clamp<int64_t>(l2 / 4 / rowBytes, 1, ranges[n - 1]);
+      // A block count that divides the rows (down to half the block): a
+      // partial last block would duplicate the whole register-tile nest
+      // (compile time). Without such a divisor the rows stay one a block.
+      int64_t divisor = rowsPerBlock;
+      while (ranges[n - 1] % divisor != 0)
+        --divisor;
+      rowsPerBlock = 2 * divisor >= rowsPerBlock ? divisor : 1;
+      if (rowsPerBlock > 1) {
+        outer[n - 1] = rowsPerBlock;
+        inner[n - 1] = 1;
       }
     }
     // Register tiles: the column (co) tile loop outside the row tiles, so

@@ -34,20 +34,25 @@ func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32
 // the output rows sweep every block (128 = 2 x 56 + a peeled 16). The
 // blocks split the reduction, so the phase's zero fill is not fused into
 // the tiles (every block would restart from zero): it runs once, before.
+// The output rows go two at a time (a 34-position row of a 56-channel
+// block is 7.4 KiB; two such rows fit a quarter of the 64 KiB L2), so that
+// each column tile's kernel panel serves the register tiles of both rows.
 // CHECK-LABEL: func.func @transpose_ci_blocks
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x34x34x16xf32>)
 // CHECK:         scf.for %{{.*}} = %c0 to %c112 step %c56
-// CHECK:           scf.for %{{.*}} = %c0 to %c34 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c34 step %c2
+// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c30 step %c6
+// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                     scf.for %{{.*}} = %c0 to %c56 step %c1
+// CHECK:                       arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c34 step %c2
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c30 step %c6
 // CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                   scf.for %{{.*}} = %c0 to %c56 step %c1
-// CHECK:                     arith.mulf {{.*}} : vector<6x16xf32>
-// CHECK:         scf.for %{{.*}} = %c0 to %c34 step %c1
-// CHECK:           scf.for %{{.*}} = %c0 to %c30 step %c6
-// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                 scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c16 step %c1
 func.func @transpose_ci_blocks(%x: tensor<1x32x32x128xf32>, %k: tensor<3x3x16x128xf32>) -> tensor<1x34x34x16xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<1x32x32x128xf32>, tensor<3x3x16x128xf32> -> tensor<1x34x34x16xf32>
   return %y : tensor<1x34x34x16xf32>
@@ -178,4 +183,26 @@ func.func @dw_repitch_strided(%x: tensor<2x8x8x256xf32>, %dy: tensor<2x4x4x512xf
 func.func @dw_no_repitch(%x: tensor<2x4x4x192xf32>, %dy: tensor<2x4x4x512xf32>) -> tensor<1x1x192x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x4x192xf32>, tensor<2x4x4x512xf32> -> tensor<1x1x192x512xf32>
   return %dw : tensor<1x1x192x512xf32>
+}
+
+// -----
+
+// 3-D U-Net up-convolution (k = s = 2: eight phases of one tap each) with
+// 8-position output rows of 64 input channels (2 KiB): a quarter of the
+// 64 KiB L2 holds 8 rows, so each phase's block is a whole 8x8 plane, and
+// the column tile loop runs outside all of its rows: each 16-column kernel
+// panel is loaded once per plane and serves 8 rows x 2 register tiles
+// (8 = 4 + 4), each starting from zero.
+// CHECK-LABEL: func.func @transpose_row_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK-NOT:       scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK:                 vector.transfer_write %{{.*}} : vector<4x16xf32>, tensor<1x1x1x4x16xf32>
+// CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:                   arith.mulf {{.*}} : vector<4x16xf32>
+func.func @transpose_row_blocks(%x: tensor<1x8x8x8x64xf32>, %k: tensor<2x2x2x32x64xf32>) -> tensor<1x16x16x16x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2, 2] dilation_rate = [1, 1, 1] : tensor<1x8x8x8x64xf32>, tensor<2x2x2x32x64xf32> -> tensor<1x16x16x16x32xf32>
+  return %y : tensor<1x16x16x16x32xf32>
 }

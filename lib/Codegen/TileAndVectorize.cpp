@@ -473,9 +473,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numTaps; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[ci] = t.reductionChunk;
-    // Several output rows per block (along the next-to-last output
-    // dimension), so that each column tile's kernel panel, loaded into the
-    // L1 once per block, serves more register tiles.
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows
     // sweep over it; the block loop is outermost.
@@ -500,7 +497,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // once per block and then serves every row tile of the block, instead
     // of streaming from the L2 again for every output row (3-D U-Net
     // 8x8x8x320 -> 256: 16 register tiles per panel load instead of 2).
-    if (rowDim == n && n >= 2 && numTaps == n) {
+    if (rowDim == n && n >= 2 && numTaps == n && ranges[n - 1] > 1) {
       int64_t ciRange = outer[ci] ? outer[ci] : ranges[ci];
       int64_t rowBytes =
           std::max<int64_t>(1, ranges[n] * ciRange * elemBytes);
@@ -861,10 +858,21 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     innerInterchange.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
     op->removeAttr(kInnerInterchangeAttr);
   }
-  bool fillInner = op->hasAttr(kFillInnerAttr);
+  bool fillInner = op->hasAttr(kFillInnerAttr) && hasFilledInit(op);
   op->removeAttr(kFillInnerAttr);
-  if (fillInner && hasFilledInit(op) &&
-      op.getDpsInits()[0].getDefiningOp<linalg::FillOp>()->hasOneUse()) {
+  if (fillInner &&
+      !op.getDpsInits()[0].getDefiningOp<linalg::FillOp>()->hasOneUse()) {
+    // A fill shared with other ops stays where it is, vectorized row by row
+    // (as the row adds).
+    auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+    rewriter.setInsertionPoint(fill);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, fill);
+    if (succeeded(generic))
+      (void)tileRowAdd(rewriter, *generic);
+    fillInner = false;
+  }
+  if (fillInner) {
     // The register tiles over the parallel dimensions first, each with its
     // own slice of the zero fill, then the reduction loops inside them: the
     // fill of a tile is a zero vector written to the accumulator slice that

@@ -37,6 +37,15 @@
 // RUN: conv-run %s --entry depth_to_space_2d --check --seed 13 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry depth_to_space_3d --check --seed 14 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry depth_to_space_bf16 --check --seed 15 | FileCheck %s --check-prefix=BF16
+// Phases whose register tiles start from zero in registers (the fused fill),
+// over blocks of several output rows: a 3-D k = s layer (a whole 6-row plane
+// per block, rows of 10 = 6 + 4 positions) and a 3x3 stride-2 layer (phases
+// of 2x2 ... 1x1 taps, 9 rows per block, rows of 11 = 6 + 5 positions),
+// also with 2 threads and a 64 KiB L2 assumed:
+// RUN: conv-run %s --entry phases_row_blocks_3d --check --seed 20 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_row_blocks_3d --check --seed 21 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 22 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 23 --l2-cache-bytes=65536 --num-threads=2 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -141,4 +150,14 @@ func.func @depth_to_space_3d(%x: tensor<1x8x16x33x64xf32>, %k: tensor<2x2x2x16x6
 func.func @depth_to_space_bf16(%x: tensor<1x64x128x64xbf16>, %k: tensor<2x2x16x64xbf16>) -> tensor<1x128x256x16xbf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x64x128x64xbf16>, tensor<2x2x16x64xbf16> -> tensor<1x128x256x16xbf16>
   return %y : tensor<1x128x256x16xbf16>
+}
+
+func.func @phases_row_blocks_3d(%x: tensor<1x4x6x10x96xf32>, %k: tensor<2x2x2x64x96xf32>) -> tensor<1x8x12x20x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2, 2] dilation_rate = [1, 1, 1] : tensor<1x4x6x10x96xf32>, tensor<2x2x2x64x96xf32> -> tensor<1x8x12x20x64xf32>
+  return %y : tensor<1x8x12x20x64xf32>
+}
+
+func.func @phases_row_blocks_taps(%x: tensor<2x9x11x40xf32>, %k: tensor<3x3x32x40xf32>) -> tensor<2x18x22x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<2x9x11x40xf32>, tensor<3x3x32x40xf32> -> tensor<2x18x22x32xf32>
+  return %y : tensor<2x18x22x32xf32>
 }

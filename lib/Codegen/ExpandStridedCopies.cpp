@@ -22,8 +22,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <thread>
-
 namespace mlir::conv {
 #define GEN_PASS_DEF_CONVCPUEXPANDSTRIDEDCOPIESPASS
 #include "conv/Codegen/Passes.h.inc"
@@ -170,9 +168,7 @@ struct ExpandStridedCopies
           ExpandStridedCopies> {
   using Base::Base;
   void runOnOperation() override {
-    int64_t threads = numThreads
-                          ? static_cast<int64_t>(numThreads)
-                          : std::max(1u, std::thread::hardware_concurrency());
+    int64_t threads = conv::resolveNumThreads(numThreads);
     RewritePatternSet patterns(&getContext());
     patterns.add<StridedCopyToRows>(&getContext(), threads);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -612,9 +612,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   return success();
 }
 
-int64_t TileAndVectorize::threadCount() const {
+int64_t mlir::conv::resolveNumThreads(unsigned numThreads) {
   return numThreads ? static_cast<int64_t>(numThreads)
                     : std::max(1u, std::thread::hardware_concurrency());
+}
+
+int64_t TileAndVectorize::threadCount() const {
+  return resolveNumThreads(numThreads);
 }
 
 /// A relayout (linalg.transpose between the channels-first and
@@ -860,18 +864,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   }
   bool fillInner = op->hasAttr(kFillInnerAttr) && hasFilledInit(op);
   op->removeAttr(kFillInnerAttr);
-  if (fillInner &&
-      !op.getDpsInits()[0].getDefiningOp<linalg::FillOp>()->hasOneUse()) {
-    // A fill shared with other ops stays where it is, vectorized row by row
-    // (as the row adds).
-    auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-    rewriter.setInsertionPoint(fill);
-    FailureOr<linalg::GenericOp> generic =
-        linalg::generalizeNamedOp(rewriter, fill);
-    if (succeeded(generic))
-      (void)tileRowAdd(rewriter, *generic);
-    fillInner = false;
-  }
+  SmallVector<LoopLikeOpInterface> loops;
+  Operation *tiledOp = nullptr;
   if (fillInner) {
     // The register tiles over the parallel dimensions first, each with its
     // own slice of the zero fill, then the reduction loops inside them: the
@@ -890,37 +884,34 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                         /*forall=*/false, innerInterchange);
     if (failed(parallelTiled))
       return failure();
-    auto tiledOp = cast<linalg::GenericOp>(
-        parallelTiled->tiledOps.back());
-    if (auto fill = tiledOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
+    auto parallelOp = cast<linalg::GenericOp>(parallelTiled->tiledOps.back());
+    if (auto fill =
+            parallelOp.getDpsInits()[0].getDefiningOp<linalg::FillOp>()) {
       rewriter.setInsertionPoint(fill);
       FailureOr<linalg::GenericOp> generic =
           linalg::generalizeNamedOp(rewriter, fill);
       if (succeeded(generic))
         (*generic)->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     }
-    auto reductionTiled = tile(rewriter, tiledOp, reductionSizes);
+    auto reductionTiled = tile(rewriter, parallelOp, reductionSizes);
     if (failed(reductionTiled))
       return failure();
-    auto loops = llvm::to_vector(parallelTiled->loops);
+    llvm::append_range(loops, parallelTiled->loops);
     llvm::append_range(loops, reductionTiled->loops);
-    if (hoistEarly)
-      for (LoopLikeOpInterface loop : loops)
-        loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
-    reductionTiled->tiledOps.back()->setAttr(kVectorizeAttr,
-                                             rewriter.getUnitAttr());
-    peelLoops(rewriter, loops);
-    return success();
+    tiledOp = reductionTiled->tiledOps.back();
+  } else {
+    auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,
+                           innerInterchange);
+    if (failed(innerTiled))
+      return failure();
+    llvm::append_range(loops, innerTiled->loops);
+    tiledOp = innerTiled->tiledOps.back();
   }
-  auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,
-                         innerInterchange);
-  if (failed(innerTiled))
-    return failure();
   if (hoistEarly)
-    for (LoopLikeOpInterface loop : innerTiled->loops)
+    for (LoopLikeOpInterface loop : loops)
       loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
-  innerTiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-  peelLoops(rewriter, innerTiled->loops);
+  tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, loops);
   return success();
 }
 

@@ -34,6 +34,10 @@ struct HostVectorInfo {
   static HostVectorInfo detect();
 };
 
+/// The thread count a `num-threads` pass option stands for: the value
+/// itself, or for 0 all hardware threads (at least 1).
+int64_t resolveNumThreads(unsigned numThreads);
+
 /// Patterns of conv-cpu-channels-last: channels-first conv.backprop_filter
 /// and conv.transpose become the channels-last op between linalg.transpose
 /// ops (tagged conv.role = relayout).

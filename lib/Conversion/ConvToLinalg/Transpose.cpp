@@ -600,47 +600,69 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       taps *= g.kernelSpatial[d];
     int64_t columns = taps * cout;
 
-    // KT[ci, (m..., co)] = K[m..., co, ci]. Rows a multiple of 128 bytes
-    // long (ISTFT: 1024 columns) would put a column tile's panel on one L1
-    // cache set: KT is then written into the first `columns` entries of
-    // rows one cache line (64 bytes) longer, a `bufferization.alloc_tensor`
-    // whose extra entries are never written nor read.
-    int64_t pitchPad = conflictFreeRowPad(columns, kType.getElementType());
-    auto ktType = RankedTensorType::get({cin, columns}, kType.getElementType());
-    Value ktInit;
-    if (pitchPad > 0) {
-      Value buffer = bufferization::AllocTensorOp::create(
-          b, loc,
-          RankedTensorType::get({cin, columns + pitchPad},
-                                kType.getElementType()),
-          ValueRange{});
-      ktInit = tensor::ExtractSliceOp::create(
-          b, loc, ktType, buffer,
-          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(cin), b.getIndexAttr(columns)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-    } else {
-      ktInit = tensor::EmptyOp::create(b, loc, ktType.getShape(),
-                                       kType.getElementType());
-    }
-    // K[m..., co, ci] is the row-major matrix [(m..., co), ci], so KT is
-    // its 2-D transpose: a linalg.transpose tagged as a relayout, which the
-    // tiling vectorizes in lanes x lanes squares.
+    int64_t pixels = 1;
+    for (int64_t d = 0; d < n; ++d)
+      pixels *= g.inputSpatial[d];
+    Type kElemType = kType.getElementType();
+    Type xType = cast<RankedTensorType>(input.getType()).getElementType();
+
+    // M^T of a 2-D tensor M, as a linalg.transpose tagged as a relayout
+    // (the tiling vectorizes it in lanes x lanes squares). Rows a multiple
+    // of 128 bytes long (ISTFT: 1024 columns) would put a register tile's
+    // panel on one L1 cache set: M^T is then written into the first
+    // entries of rows one cache line (64 bytes) longer, a
+    // `bufferization.alloc_tensor` whose extra entries are never written
+    // nor read.
+    auto transposeMatrix = [](OpBuilder &tb, Location tl, Value m) -> Value {
+      auto mType = cast<RankedTensorType>(m.getType());
+      int64_t rows = mType.getDimSize(1), cols = mType.getDimSize(0);
+      Type et = mType.getElementType();
+      auto tType = RankedTensorType::get({rows, cols}, et);
+      int64_t pitchPad = conflictFreeRowPad(cols, et);
+      Value init;
+      if (pitchPad > 0) {
+        Value buffer = bufferization::AllocTensorOp::create(
+            tb, tl, RankedTensorType::get({rows, cols + pitchPad}, et),
+            ValueRange{});
+        init = tensor::ExtractSliceOp::create(
+            tb, tl, tType, buffer,
+            ArrayRef<OpFoldResult>{tb.getIndexAttr(0), tb.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{tb.getIndexAttr(rows),
+                                   tb.getIndexAttr(cols)},
+            ArrayRef<OpFoldResult>{tb.getIndexAttr(1), tb.getIndexAttr(1)});
+      } else {
+        init = tensor::EmptyOp::create(tb, tl, tType.getShape(), et);
+      }
+      auto op = linalg::TransposeOp::create(tb, tl, m, init,
+                                            ArrayRef<int64_t>{1, 0});
+      op->setAttr(kRoleAttrName, tb.getStringAttr(kRoleRelayout));
+      return op->getResult(0);
+    };
+
+    // K[m..., co, ci] is the row-major matrix [(m..., co), ci].
     SmallVector<ReassociationIndices> kCollapse{{}, {n + 1}};
     for (int64_t i = 0; i <= n; ++i)
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
-    auto transposeOp = linalg::TransposeOp::create(
-        b, loc, kMatrix, ktInit, ArrayRef<int64_t>{1, 0});
-    transposeOp->setAttr(kRoleAttrName, b.getStringAttr(kRoleRelayout));
-    Value kt = transposeOp->getResult(0);
-    // The GEMM runs over the item's pixels flattened (one register-tile
-    // row remainder per item, not one per input row): a 1-D 1x1
-    // correlation with the kernel as [1, ci, columns].
-    SmallVector<int64_t> filterShape{1, cin, columns};
-    kt = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get(filterShape, kType.getElementType()), kt,
-        ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    // Only the contracted dimension (ci) is contiguous in both X [j, ci]
+    // and K [(m..., co), ci], so one operand is transposed for the GEMM's
+    // vectors. By default that is K, once for all batch items (KT[ci,
+    // (m..., co)], vectors along the columns). When the items' pixels are
+    // fewer than the columns (the ISTFT: 224 frames, 1024 columns), it is
+    // cheaper to transpose each item's X and its product back (Y^T =
+    // K X^T, vectors along the pixels): (Cin + columns) * pixels values
+    // per item against Cin * columns once.
+    bool swapped = g.batch * pixels * (cin + columns) < cin * columns;
+    Value kt;
+    if (!swapped) {
+      kt = transposeMatrix(b, loc, kMatrix);
+      // The GEMM runs over the item's pixels flattened (one register-tile
+      // row remainder per item, not one per input row): a 1-D 1x1
+      // correlation with the kernel as [1, ci, columns].
+      kt = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({1, cin, columns}, kElemType), kt,
+          ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    }
 
     SmallVector<SmallVector<TapSegment>> segments = tapSegments(g);
     // Row adds (along the last spatial dimension, dilation 1): the input
@@ -685,9 +707,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       rowSegments = segments;
       rowSegments[last] = {TapSegment{0, 1, TapRange1D{jLo, jHi - jLo}}};
     }
-    int64_t pixels = 1;
-    for (int64_t d = 0; d < n; ++d)
-      pixels *= g.inputSpatial[d];
     SmallVector<int64_t> yShape{1, pixels, columns};
     // [1, in..., Cin] <-> [1, pixels, Cin] (and Y's columns).
     SmallVector<ReassociationIndices> pixelMerge{{0}, {}, {n + 1}};
@@ -710,9 +729,34 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                        OpFoldResult outItem, Value acc) -> Value {
       Value x = extractDimSlice(nb, nl, input, 0, item, 1).value;
       x = tensor::CollapseShapeOp::create(nb, nl, x, pixelMerge);
-      Value y = createZeros(nb, nl, yShape, accType);
-      y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y,
-                               ArrayRef<int64_t>{1});
+      Value y;
+      if (swapped) {
+        // Y^T[(m..., co), j] = sum_ci K[(m..., co), ci] * X^T[ci, j]: the
+        // kernel is the GEMM's row operand as it is, X^T its vector
+        // operand; Y^T is transposed back to Y.
+        Value xMatrix = tensor::CollapseShapeOp::create(
+            nb, nl, x, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        Value xt = transposeMatrix(nb, nl, xMatrix);
+        xt = tensor::ExpandShapeOp::create(
+            nb, nl, RankedTensorType::get({1, cin, pixels}, xType),
+            xt, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        Value kRows = tensor::ExpandShapeOp::create(
+            nb, nl, RankedTensorType::get({1, columns, cin}, kElemType),
+            kMatrix, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        Value yt = createZeros(nb, nl, {1, columns, pixels}, accType);
+        yt = createTapCorrelation(nb, nl, Layout::ChannelsLast, kRows, xt, yt,
+                                  ArrayRef<int64_t>{1});
+        yt = tensor::CollapseShapeOp::create(
+            nb, nl, yt, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+        y = transposeMatrix(nb, nl, yt);
+        y = tensor::ExpandShapeOp::create(
+            nb, nl, RankedTensorType::get(yShape, accType), y,
+            ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+      } else {
+        y = createZeros(nb, nl, yShape, accType);
+        y = createTapCorrelation(nb, nl, Layout::ChannelsLast, x, kt, y,
+                                 ArrayRef<int64_t>{1});
+      }
       Value ys = tensor::ExpandShapeOp::create(
           nb, nl, RankedTensorType::get(ySplitShape, accType), y, ySplit);
       // Y as [1, in..., k_0..k_{n-2}, k_{n-1}*Cout] for the row adds.

@@ -73,9 +73,9 @@ func.func @many_channels(%x: tensor<2x6x4xf32>, %k: tensor<4x8x4xf32>) -> tensor
 // tile's panel does not sit on one cache set; the GEMM reads that view.
 // CHECK-LABEL: func.func @padded_rows
 // CHECK-NOT:     tensor.pad
+// CHECK:         %[[KM:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<32x1x4xf32> into tensor<32x4xf32>
 // CHECK:         %[[BUF:.*]] = bufferization.alloc_tensor() : tensor<4x48xf32>
 // CHECK:         %[[VIEW:.*]] = tensor.extract_slice %[[BUF]][0, 0] [4, 32] [1, 1] : tensor<4x48xf32> to tensor<4x32xf32>
-// CHECK:         %[[KM:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<32x1x4xf32> into tensor<32x4xf32>
 // CHECK:         %[[KT:.*]] = linalg.transpose ins(%[[KM]] : tensor<32x4xf32>) outs(%[[VIEW]] : tensor<4x32xf32>) permutation = [1, 0]
 // CHECK:         tensor.expand_shape %[[KT]] {{\[}}[0, 1], [2]] output_shape [1, 4, 32] : tensor<4x32xf32> into tensor<1x4x32xf32>
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6x4xf32>, tensor<1x4x32xf32>) outs(%{{.*}} : tensor<1x6x32xf32>) attrs = {conv.role = "transpose_phase"}
@@ -108,4 +108,33 @@ func.func @padded_rows(%x: tensor<1x6x4xf32>, %k: tensor<32x1x4xf32>) -> tensor<
 func.func @columns_2d(%x: tensor<1x3x3x4xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x7x7x2xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x3x3x4xf32>, tensor<3x3x2x4xf32> -> tensor<1x7x7x2xf32>
   return %y : tensor<1x7x7x2xf32>
+}
+
+// Fewer pixels than columns (ISTFT-like: 4 frames, 32 columns), so that
+// transposing the item's X and the product back, (8 + 32) * 4 values, is
+// cheaper than transposing K, 8 * 32: the GEMM is Y^T = K X^T, with the
+// kernel as it is ([32, 8], the row operand: one broadcast value per row)
+// and X^T ([8, 4]) as the vector operand; Y^T [32, 4] is transposed back
+// to Y [4, 32] (into rows one cache line longer: 32 values are 128 bytes),
+// whose rows the row adds read as before.
+// CHECK-LABEL: func.func @swapped
+// CHECK:         %[[KM:.*]] = tensor.collapse_shape %arg1 {{\[}}[0, 1], [2]] : tensor<32x1x8xf32> into tensor<32x8xf32>
+// CHECK-NOT:     linalg.transpose ins(%[[KM]]
+// CHECK:         %[[XM:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<1x4x8xf32> into tensor<4x8xf32>
+// CHECK:         %[[XT:.*]] = linalg.transpose ins(%[[XM]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         %[[XT3:.*]] = tensor.expand_shape %[[XT]] {{\[}}[0, 1], [2]] output_shape [1, 8, 4] : tensor<8x4xf32> into tensor<1x8x4xf32>
+// CHECK:         %[[K3:.*]] = tensor.expand_shape %[[KM]] {{\[}}[0, 1], [2]] output_shape [1, 32, 8] : tensor<32x8xf32> into tensor<1x32x8xf32>
+// CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x32x4xf32>
+// CHECK:         %[[YT:.*]] = linalg.generic {{.*}} ins(%[[K3]], %[[XT3]] : tensor<1x32x8xf32>, tensor<1x8x4xf32>) outs(%[[Z]] : tensor<1x32x4xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:         %[[YT2:.*]] = tensor.collapse_shape %[[YT]] {{\[}}[0, 1], [2]] : tensor<1x32x4xf32> into tensor<32x4xf32>
+// CHECK:         %[[BUF:.*]] = bufferization.alloc_tensor() : tensor<4x48xf32>
+// CHECK:         %[[VIEW:.*]] = tensor.extract_slice %[[BUF]][0, 0] [4, 32] [1, 1] : tensor<4x48xf32> to tensor<4x32xf32>
+// CHECK:         %[[Y:.*]] = linalg.transpose ins(%[[YT2]] : tensor<32x4xf32>) outs(%[[VIEW]] : tensor<4x32xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         %[[Y3:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0, 1], [2]] output_shape [1, 4, 32] : tensor<4x32xf32> into tensor<1x4x32xf32>
+// CHECK:         scf.for %[[J:[^ ]*]] = %c0 to %c4 step %c1
+// CHECK:           tensor.extract_slice %[[Y3]][0, %[[J]], 0] [1, 1, 32] [1, 1, 1] : tensor<1x4x32xf32> to tensor<1x1x32xf32>
+// CHECK:           linalg.generic {{.*}} attrs = {conv.role = "row_add"}
+func.func @swapped(%x: tensor<1x4x8xf32>, %k: tensor<32x1x8xf32>) -> tensor<1x56x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [8] dilation_rate = [1] : tensor<1x4x8xf32>, tensor<32x1x8xf32> -> tensor<1x56x1xf32>
+  return %y : tensor<1x56x1xf32>
 }

@@ -10,9 +10,17 @@
 // Columns lowering with padded KT rows (2-D: 4 x 8 taps x 2 channels = 64
 // columns, 256 bytes per row; 1-D ISTFT-like: 256 columns), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_padded_2d --check --seed 8 | FileCheck %s --check-prefix=F32
+// Columns lowering with fewer pixels than columns, GEMM Y^T = K X^T
+// (ISTFT-like 1-D, 12 frames and 256 columns; 2 items of 8 frames; X^T
+// rows of 32 values, written into rows one cache line longer; 2-D with
+// 64 taps), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
-// An ISTFT-like layer whose 260 x 256 kernel transpose is split over the
-// threads (into a 272-column buffer).
+// RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_padded --check --seed 21 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 | FileCheck %s --check-prefix=F32
+// An ISTFT-like layer with 160 frames whose 260 x 256 kernel transpose is
+// split over the threads (into a 272-column buffer).
 // Kernels of at least 256K elements: the taps relaid out by vectorized
 // relayouts (phases, k = 3 s = 2 same, 1 and 2 threads); with one input
 // position the taps are one scf.forall (each writes its own output
@@ -109,11 +117,32 @@ func.func @phases_relayout(%x: tensor<1x4x4x160xf32>, %k: tensor<3x3x192x160xf32
   return %y : tensor<1x8x8x192xf32>
 }
 
-func.func @columns_threaded_kernel_transpose(%x: tensor<1x12x260xf32>, %k: tensor<256x1x260xf32>) -> tensor<1x960x1xf32> {
+func.func @columns_threaded_kernel_transpose(%x: tensor<1x160x260xf32>, %k: tensor<256x1x260xf32>) -> tensor<1x10432x1xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid
          strides = [64] dilation_rate = [1]
-         : tensor<1x12x260xf32>, tensor<256x1x260xf32> -> tensor<1x960x1xf32>
-  return %y : tensor<1x960x1xf32>
+         : tensor<1x160x260xf32>, tensor<256x1x260xf32> -> tensor<1x10432x1xf32>
+  return %y : tensor<1x10432x1xf32>
+}
+
+func.func @columns_swapped_batch(%x: tensor<2x8x64xf32>, %k: tensor<128x1x64xf32>) -> tensor<2x352x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [32] dilation_rate = [1]
+         : tensor<2x8x64xf32>, tensor<128x1x64xf32> -> tensor<2x352x1xf32>
+  return %y : tensor<2x352x1xf32>
+}
+
+func.func @columns_swapped_padded(%x: tensor<1x32x48xf32>, %k: tensor<512x1x48xf32>) -> tensor<1x4480x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [140] dilation_rate = [1]
+         : tensor<1x32x48xf32>, tensor<512x1x48xf32> -> tensor<1x4480x1xf32>
+  return %y : tensor<1x4480x1xf32>
+}
+
+func.func @columns_swapped_2d(%x: tensor<1x2x2x16xf32>, %k: tensor<8x8x1x16xf32>) -> tensor<1x12x12x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [4, 4] dilation_rate = [1, 1]
+         : tensor<1x2x2x16xf32>, tensor<8x8x1x16xf32> -> tensor<1x12x12x1xf32>
+  return %y : tensor<1x12x12x1xf32>
 }
 
 func.func @columns_padded_1d(%x: tensor<1x12x20xf32>, %k: tensor<256x1x20xf32>) -> tensor<1x960x1xf32> {

@@ -835,76 +835,116 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           tileShape.append(count.begin(), count.end() - 1);
           tileShape.push_back(rowLength);
           auto tileType = RankedTensorType::get(tileShape, accType);
-          Value lb = arith::ConstantIndexOp::create(bb, bl, inOffset[n - 1]);
-          Value ub = arith::ConstantIndexOp::create(
-              bb, bl, inOffset[n - 1] + count[n - 1]);
+          // The add of input column j's row into `rows` (the output item
+          // with (W, Cout) merged): the sum and where it goes.
+          struct RowAdd {
+            Value sum;
+            SmallVector<OpFoldResult> offsets, sizes, strides;
+          };
+          auto addRow = [&](OpBuilder &lb2, Location ll, Value j,
+                            Value rows) -> RowAdd {
+            // Y[0, lo'..., j, m'..., 0:k*Cout] as [1, count'..., k*Cout].
+            SmallVector<OpFoldResult> yOffsets{lb2.getIndexAttr(0)},
+                ySizes{lb2.getIndexAttr(1)};
+            for (int64_t d = 0; d + 1 < n; ++d) {
+              yOffsets.push_back(lb2.getIndexAttr(inOffset[d]));
+              ySizes.push_back(lb2.getIndexAttr(count[d]));
+            }
+            yOffsets.push_back(j);
+            ySizes.push_back(lb2.getIndexAttr(1));
+            for (int64_t d = 0; d + 1 < n; ++d) {
+              yOffsets.push_back(m[d]);
+              ySizes.push_back(lb2.getIndexAttr(1));
+            }
+            yOffsets.push_back(lb2.getIndexAttr(0));
+            ySizes.push_back(lb2.getIndexAttr(rowLength));
+            SmallVector<OpFoldResult> yStrides(yOffsets.size(),
+                                               lb2.getIndexAttr(1));
+            // A full-rank slice, then the unit dims (j, m') dropped by
+            // a collapse: MLIR 22's canonicalizer rebuilds a
+            // rank-reducing extract_slice whose offsets fold to
+            // constants with the first unit dims dropped instead of the
+            // original ones (llvm-project PR 178118).
+            SmallVector<int64_t> fullShape{1};
+            fullShape.append(count.begin(), count.end() - 1);
+            fullShape.append(n, 1);
+            fullShape.push_back(rowLength);
+            Value yFull = tensor::ExtractSliceOp::create(
+                lb2, ll, RankedTensorType::get(fullShape, accType), yRows,
+                yOffsets, ySizes, yStrides);
+            // [1, count'..., | 1 (j), 1 (m')..., k*Cout].
+            SmallVector<ReassociationIndices> dropUnits;
+            for (int64_t i = 0; i < n; ++i)
+              dropUnits.push_back({i});
+            ReassociationIndices tail;
+            for (int64_t i = n; i <= 2 * n; ++i)
+              tail.push_back(i);
+            dropUnits.push_back(tail);
+            Value yRow = tensor::CollapseShapeOp::create(lb2, ll, tileType,
+                                                         yFull, dropUnits);
+            // out[0, q'..., (j*s - crop)*Cout + 0:k*Cout].
+            SpatialSlice o =
+                tapOutputSlice(lb2, ll, g, outType, lb2.getIndexAttr(0), 1,
+                               inOffset, count, m);
+            RowAdd r;
+            r.offsets.assign(o.offsets.begin(), o.offsets.begin() + n);
+            r.sizes.assign(o.sizes.begin(), o.sizes.begin() + n);
+            r.strides.assign(o.strides.begin(), o.strides.begin() + n);
+            AffineExpr e = (lb2.getAffineDimExpr(0) * g.strides[n - 1] -
+                            g.cropBefore[n - 1]) *
+                           cout;
+            r.offsets.push_back(
+                affine::makeComposedFoldedAffineApply(lb2, ll, e, {j}));
+            r.sizes.push_back(lb2.getIndexAttr(rowLength));
+            r.strides.push_back(lb2.getIndexAttr(1));
+            Value oRow = tensor::ExtractSliceOp::create(
+                lb2, ll, tileType, rows, r.offsets, r.sizes, r.strides);
+            auto add = createAccumulate(lb2, ll, yRow, oRow);
+            add->setAttr(kRoleAttrName, lb2.getStringAttr(kRoleRowAdd));
+            r.sum = add.getResult(0);
+            return r;
+          };
+          int64_t lo = inOffset[n - 1], numRows = count[n - 1];
+          // Rows j and j + G do not overlap: G*s*Cout >= k*Cout.
+          int64_t G = llvm::divideCeil(kL, g.strides[n - 1]);
+          if (g.batch == 1 && numRows >= 2 * G) {
+            // One batch item, whose rows nothing else splits over the
+            // threads: G rounds, round r adding the rows j = lo + r + G*i
+            // as one scf.forall (its rows are disjoint). An output value
+            // receives its rows in the order of the rounds, the same for
+            // any thread count.
+            Value rows = merged;
+            for (int64_t r = 0; r < G; ++r) {
+              int64_t n_r = llvm::divideCeil(numRows - r, G);
+              auto forall = scf::ForallOp::create(
+                  bb, bl, ArrayRef<OpFoldResult>{bb.getIndexAttr(n_r)},
+                  ValueRange{rows}, std::nullopt);
+              OpBuilder::InsertionGuard guard(bb);
+              bb.setInsertionPointToStart(forall.getBody());
+              Value i = forall.getInductionVars()[0];
+              AffineExpr je = bb.getAffineDimExpr(0) * G + (lo + r);
+              Value j = affine::AffineApplyOp::create(
+                  bb, bl, AffineMap::get(1, 0, je), ValueRange{i});
+              RowAdd add = addRow(bb, bl, j, forall.getRegionIterArgs()[0]);
+              bb.setInsertionPointToStart(forall.getTerminator().getBody());
+              tensor::ParallelInsertSliceOp::create(
+                  bb, bl, add.sum, forall.getRegionIterArgs()[0],
+                  add.offsets, add.sizes, add.strides);
+              rows = forall.getResult(0);
+            }
+            return tensor::ExpandShapeOp::create(bb, bl, a.getType(), rows,
+                                                 outMerge);
+          }
+          Value lb = arith::ConstantIndexOp::create(bb, bl, lo);
+          Value ub = arith::ConstantIndexOp::create(bb, bl, lo + numRows);
           Value one = arith::ConstantIndexOp::create(bb, bl, 1);
           auto loop = scf::ForOp::create(
               bb, bl, lb, ub, one, ValueRange{merged},
               [&](OpBuilder &lb2, Location ll, Value j, ValueRange iters) {
-                // Y[0, lo'..., j, m'..., 0:k*Cout] as [1, count'..., k*Cout].
-                SmallVector<OpFoldResult> yOffsets{lb2.getIndexAttr(0)},
-                    ySizes{lb2.getIndexAttr(1)};
-                for (int64_t d = 0; d + 1 < n; ++d) {
-                  yOffsets.push_back(lb2.getIndexAttr(inOffset[d]));
-                  ySizes.push_back(lb2.getIndexAttr(count[d]));
-                }
-                yOffsets.push_back(j);
-                ySizes.push_back(lb2.getIndexAttr(1));
-                for (int64_t d = 0; d + 1 < n; ++d) {
-                  yOffsets.push_back(m[d]);
-                  ySizes.push_back(lb2.getIndexAttr(1));
-                }
-                yOffsets.push_back(lb2.getIndexAttr(0));
-                ySizes.push_back(lb2.getIndexAttr(rowLength));
-                SmallVector<OpFoldResult> yStrides(yOffsets.size(),
-                                                   lb2.getIndexAttr(1));
-                // A full-rank slice, then the unit dims (j, m') dropped by
-                // a collapse: MLIR 22's canonicalizer rebuilds a
-                // rank-reducing extract_slice whose offsets fold to
-                // constants with the first unit dims dropped instead of the
-                // original ones (llvm-project PR 178118).
-                SmallVector<int64_t> fullShape{1};
-                fullShape.append(count.begin(), count.end() - 1);
-                fullShape.append(n, 1);
-                fullShape.push_back(rowLength);
-                Value yFull = tensor::ExtractSliceOp::create(
-                    lb2, ll, RankedTensorType::get(fullShape, accType), yRows,
-                    yOffsets, ySizes, yStrides);
-                // [1, count'..., | 1 (j), 1 (m')..., k*Cout].
-                SmallVector<ReassociationIndices> dropUnits;
-                for (int64_t i = 0; i < n; ++i)
-                  dropUnits.push_back({i});
-                ReassociationIndices tail;
-                for (int64_t i = n; i <= 2 * n; ++i)
-                  tail.push_back(i);
-                dropUnits.push_back(tail);
-                Value yRow = tensor::CollapseShapeOp::create(
-                    lb2, ll, tileType, yFull, dropUnits);
-                // out[0, q'..., (j*s - crop)*Cout + 0:k*Cout].
-                SpatialSlice o = tapOutputSlice(
-                    lb2, ll, g, outType, lb2.getIndexAttr(0), 1, inOffset,
-                    count, m);
-                SmallVector<OpFoldResult> oOffsets(o.offsets.begin(),
-                                                   o.offsets.begin() + n);
-                SmallVector<OpFoldResult> oSizes(o.sizes.begin(),
-                                                 o.sizes.begin() + n);
-                SmallVector<OpFoldResult> oStrides(o.strides.begin(),
-                                                   o.strides.begin() + n);
-                AffineExpr e = (lb2.getAffineDimExpr(0) * g.strides[n - 1] -
-                                g.cropBefore[n - 1]) *
-                               cout;
-                oOffsets.push_back(
-                    affine::makeComposedFoldedAffineApply(lb2, ll, e, {j}));
-                oSizes.push_back(lb2.getIndexAttr(rowLength));
-                oStrides.push_back(lb2.getIndexAttr(1));
-                Value oRow = tensor::ExtractSliceOp::create(
-                    lb2, ll, tileType, iters[0], oOffsets, oSizes, oStrides);
-                auto add = createAccumulate(lb2, ll, yRow, oRow);
-                add->setAttr(kRoleAttrName, lb2.getStringAttr(kRoleRowAdd));
+                RowAdd add = addRow(lb2, ll, j, iters[0]);
                 Value inserted = tensor::InsertSliceOp::create(
-                    lb2, ll, add.getResult(0), iters[0], oOffsets, oSizes,
-                    oStrides);
+                    lb2, ll, add.sum, iters[0], add.offsets, add.sizes,
+                    add.strides);
                 scf::YieldOp::create(lb2, ll, inserted);
               });
           return tensor::ExpandShapeOp::create(bb, bl, a.getType(),

@@ -37,6 +37,13 @@
 // AlexNet-like stride-4 layer (11 taps: 33-value rows) with 2 threads.
 // RUN: conv-run %s --entry columns_one_interior_column --check --seed 10 --transpose-per-tap=columns | FileCheck %s --check-prefix=F64
 // RUN: conv-run %s --entry columns_rows_2d --check --seed 11 --num-threads=2 | FileCheck %s --check-prefix=F32
+// One batch item: the row adds in rounds of non-overlapping rows, each an
+// scf.forall (2-D, 11 taps of stride 4 and 3 channels: 3 rounds of 33-value
+// rows, under 3 leading taps; 'same' crops the border columns), 1 and 2
+// threads. (columns_padded_1d, columns_threaded_kernel_transpose and
+// columns_swapped_padded above also go in rounds.)
+// RUN: conv-run %s --entry columns_rounds_2d --check --seed 23 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_rounds_2d --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Channels-first (relayouts around the channels-last kernel), 2 threads.
 // RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 | FileCheck %s --check-prefix=F64
 // Depth-to-space lowering (k = s, input >= 1 MiB, kernel <= 128 KiB):
@@ -189,4 +196,11 @@ func.func @phases_row_blocks_3d(%x: tensor<1x4x6x10x96xf32>, %k: tensor<2x2x2x64
 func.func @phases_row_blocks_taps(%x: tensor<2x9x11x40xf32>, %k: tensor<3x3x32x40xf32>) -> tensor<2x18x22x32xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<2x9x11x40xf32>, tensor<3x3x32x40xf32> -> tensor<2x18x22x32xf32>
   return %y : tensor<2x18x22x32xf32>
+}
+
+func.func @columns_rounds_2d(%x: tensor<1x3x20x8xf32>, %k: tensor<3x11x3x8xf32>) -> tensor<1x6x80x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 4] dilation_rate = [1, 1]
+         : tensor<1x3x20x8xf32>, tensor<3x11x3x8xf32> -> tensor<1x6x80x3xf32>
+  return %y : tensor<1x6x80x3xf32>
 }

@@ -528,7 +528,7 @@ void setCodegenOptionsOnce() {
       // Parsed by the option's own parser, whatever its value type.
       (void)it->second->addOccurrence(0, name, value);
     };
-    set("disable-lsr", "true");                         // TargetPassConfig.cpp
+    set("disable-lsr", "true");                        // TargetPassConfig.cpp
     set("unroll-max-iteration-count-to-analyze", "0"); // LoopUnrollPass.cpp
   });
 }

@@ -604,7 +604,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t d = 0; d < n; ++d)
       pixels *= g.inputSpatial[d];
     Type kElemType = kType.getElementType();
-    Type xType = cast<RankedTensorType>(input.getType()).getElementType();
+    Type xElemType = cast<RankedTensorType>(input.getType()).getElementType();
 
     // M^T of a 2-D tensor M, as a linalg.transpose tagged as a relayout
     // (the tiling vectorizes it in lanes x lanes squares). Rows a multiple
@@ -738,7 +738,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             nb, nl, x, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
         Value xt = transposeMatrix(nb, nl, xMatrix);
         xt = tensor::ExpandShapeOp::create(
-            nb, nl, RankedTensorType::get({1, cin, pixels}, xType),
+            nb, nl, RankedTensorType::get({1, cin, pixels}, xElemType),
             xt, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
         Value kRows = tensor::ExpandShapeOp::create(
             nb, nl, RankedTensorType::get({1, columns, cin}, kElemType),

@@ -347,6 +347,15 @@ struct LowerVectors
           vector::InsertStridedSliceOp::getCanonicalizationPatterns(
               p, p.getContext());
         })) ||
+        // Elementwise ops before broadcasts and transposes
+        // (extf(transpose(broadcast(read))) -> transpose(broadcast(extf(read))):
+        // a 16-bit tile is widened to f32 as read, and the lane shuffles of
+        // the register tile operate on f32. LLVM 22's AVX-512 code generator
+        // miscompiled the bf16 shuffles of a 17-column tile (wrong results);
+        // f32 tiles have no elementwise ops there and are unchanged.
+        failed(apply([](RewritePatternSet &p) {
+          vector::populateSinkVectorOpsPatterns(p);
+        })) ||
         failed(apply([](RewritePatternSet &p) {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
           p.add<TransposedBroadcastToRowBroadcasts>(p.getContext());

@@ -450,6 +450,14 @@ std::optional<SingleConvOp> findSingleConvOp(func::FuncOp func) {
   return std::nullopt;
 }
 
+/// The target machine of the host CPU, with every extension it has but
+/// AVX512-BF16. LLVM 22's type legalizer aborts ("Do not know how to soft
+/// promote this operator's operand!") on a vector of bf16 whose length is
+/// one more than a multiple of 8 (9, 17, 25, ...: a 9-position register
+/// tile row) when that feature is on: splitting it leaves a one-element
+/// piece it cannot promote. Without the feature bf16 vectors are
+/// promoted to f32 like on any other x86 CPU, and the f32 -> bf16 rounding
+/// is the runtime's __truncsfbf2 (above). See docs/Codegen.md (JIT).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
@@ -459,7 +467,8 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
   builder->setCPU(llvm::sys::getHostCPUName().str());
   llvm::SubtargetFeatures features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(feature.first(), feature.second);
+    features.AddFeature(feature.first(), feature.second &&
+                                             feature.first() != "avx512bf16");
   builder->setFeatures(features.getString());
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   return builder->createTargetMachine();

@@ -143,3 +143,28 @@ func.func @split_contract(%a: vector<8x4xf32>, %b: vector<8x24xf32>, %c: vector<
   %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<8x4xf32>, vector<8x24xf32> into vector<4x24xf32>
   return %r : vector<4x24xf32>
 }
+
+// A bf16 rank-1 step (a 17-column tile row of a bf16 filter gradient): the
+// extensions move before the broadcast and the transpose, so each bf16 tile
+// is widened to f32 as read and only f32 vectors are shuffled (LLVM 22's
+// AVX-512 code generator miscompiled the bf16 shuffles; docs/Codegen.md).
+// CHECK-LABEL: func.func @bf16_widened_as_read
+// CHECK:         %[[A:.*]] = vector.transfer_read {{.*}} : memref<8x9xbf16>, vector<6xbf16>
+// CHECK:         %[[B:.*]] = vector.transfer_read {{.*}} : memref<8x17xbf16>, vector<6x17xbf16>
+// CHECK:         arith.extf %[[A]] : vector<6xbf16> to vector<6xf32>
+// CHECK:         arith.extf %[[B]] : vector<6x17xbf16> to vector<6x17xf32>
+// CHECK-NOT:     bf16
+// CHECK:         return
+func.func @bf16_widened_as_read(%x: memref<8x9xbf16>, %dy: memref<8x17xbf16>, %c: vector<17xf32>) -> vector<17xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : bf16
+  %a = vector.transfer_read %x[%c0, %c8], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<8x9xbf16>, vector<6xbf16>
+  %ab = vector.broadcast %a : vector<6xbf16> to vector<17x6xbf16>
+  %b = vector.transfer_read %dy[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x17xbf16>, vector<6x17xbf16>
+  %bt = vector.transpose %b, [1, 0] : vector<6x17xbf16> to vector<17x6xbf16>
+  %ae = arith.extf %ab : vector<17x6xbf16> to vector<17x6xf32>
+  %be = arith.extf %bt : vector<17x6xbf16> to vector<17x6xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %ae, %be, %c : vector<17x6xf32>, vector<17x6xf32> into vector<17xf32>
+  return %r : vector<17xf32>
+}

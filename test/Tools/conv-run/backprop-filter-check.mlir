@@ -5,6 +5,11 @@
 // RUN: conv-run %s --entry nchw_f64_dilated --check --seed 2 | FileCheck %s --check-prefix=F64
 // RUN: conv-run %s --entry nwc_bf16_groups_explicit --check --seed 3 | FileCheck %s --check-prefix=BF16
 // RUN: conv-run %s --entry ncdhw_f16_groups_same --check --seed 4 | FileCheck %s --check-prefix=F16
+// bf16 vectors of 9 and 17 elements (rows of a channels-first layout):
+// LLVM 22 aborts on such vectors when AVX512-BF16 is on, so the JIT leaves
+// that feature off (Jit.cpp, createHostTargetMachine).
+// RUN: conv-run %s --entry nchw_bf16_rows_9 --check --seed 15 | FileCheck %s --check-prefix=BF16
+// RUN: conv-run %s --entry nhwc_bf16_cols_17 --check --seed 16 | FileCheck %s --check-prefix=BF16
 // Channel-blocked filter gradients whose operands get a conflict-free row
 // pitch (conv-cpu-tile-and-vectorize, repitchInput): an added copy of a
 // 1x1 layer's input (1 KiB rows), a gathering copy of a stride-2 1x1
@@ -59,6 +64,20 @@ func.func @nwc_bf16_groups_explicit(%x: tensor<3x11x6xbf16>, %dy: tensor<3x4x9xb
           explicit_paddings = [2, 1] strides = [3] dilations = [1]
           : tensor<3x11x6xbf16>, tensor<3x4x9xbf16> -> tensor<4x2x9xbf16>
   return %dw : tensor<4x2x9xbf16>
+}
+
+func.func @nchw_bf16_rows_9(%x: tensor<1x3x1x9xbf16>, %dy: tensor<1x1x1x5xbf16>) -> tensor<1x2x3x1xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = SAME
+          strides = [1, 2] dilations = [1, 1]
+          : tensor<1x3x1x9xbf16>, tensor<1x1x1x5xbf16> -> tensor<1x2x3x1xbf16>
+  return %dw : tensor<1x2x3x1xbf16>
+}
+
+func.func @nhwc_bf16_cols_17(%x: tensor<2x6x6x9xbf16>, %dy: tensor<2x6x6x17xbf16>) -> tensor<3x3x9x17xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x6x6x9xbf16>, tensor<2x6x6x17xbf16> -> tensor<3x3x9x17xbf16>
+  return %dw : tensor<3x3x9x17xbf16>
 }
 
 func.func @ncdhw_f16_groups_same(%x: tensor<1x4x5x6x5xf16>, %dy: tensor<1x6x3x6x3xf16>) -> tensor<2x3x2x2x6xf16> {

@@ -306,6 +306,19 @@ int64_t chooseRows(int64_t extent, int64_t maxRows) {
   return best;
 }
 
+/// Register-tile columns for a dimension of `extent` elements: `cols`, or,
+/// when the dimension is narrower than that but wider than one vector, its
+/// largest multiple of the vector width (the rest is a peeled remainder
+/// tile). A tile as wide as an extent that is not a multiple of the vector
+/// width (21 columns with 16-lane AVX-512 vectors) is lowered to vectors of
+/// that odd length, which LLVM splits into lane-by-lane shuffles and stack
+/// spills: the 1-D masknet transpose ran at 5 % of peak.
+int64_t chooseCols(int64_t extent, int64_t cols, int64_t lanes) {
+  if (extent >= cols || extent <= lanes || extent % lanes == 0)
+    return cols;
+  return extent / lanes * lanes;
+}
+
 LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                         linalg::GenericOp op) {
   auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
@@ -435,7 +448,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         inner[last - 1] = 1;
     }
     inner[ci] = t.rows;
-    inner[co] = t.cols;
+    inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     inner[last] = t.reductionChunk;
     // A group's accumulator tile [ci, 1, co] has a unit dimension between
     // its rows and columns: hoist it before the transfer patterns (as for
@@ -469,7 +482,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = registerTileRows ? t.rows
                                      : chooseRows(ranges[rowDim], t.rows);
-    inner[co] = t.cols;
+    inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     for (int64_t d = 0; d < numTaps; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[ci] = t.reductionChunk;

@@ -62,6 +62,12 @@
 // RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 22 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 23 --l2-cache-bytes=65536 --num-threads=2 | FileCheck %s --check-prefix=F32
 
+// Column tiles narrower than a register tile but wider than one vector
+// (21 = 7 taps x 3 output channels of the columns GEMM, and 21 output
+// channels of a per-phase contraction): a 16-column tile and a peeled
+// 5-column one on AVX-512, 16 + 5 on AVX2.
+// RUN: conv-run %s --entry columns_21 --check --seed 40 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_cout_21 --check --seed 41 --num-threads=2 | FileCheck %s --check-prefix=F32
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -203,4 +209,18 @@ func.func @columns_rounds_2d(%x: tensor<1x3x20x8xf32>, %k: tensor<3x11x3x8xf32>)
          strides = [2, 4] dilation_rate = [1, 1]
          : tensor<1x3x20x8xf32>, tensor<3x11x3x8xf32> -> tensor<1x6x80x3xf32>
   return %y : tensor<1x6x80x3xf32>
+}
+
+func.func @columns_21(%x: tensor<2x64x16xf32>, %k: tensor<7x3x16xf32>) -> tensor<2x134x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2] dilation_rate = [1] output_padding = [1]
+         : tensor<2x64x16xf32>, tensor<7x3x16xf32> -> tensor<2x134x3xf32>
+  return %y : tensor<2x134x3xf32>
+}
+
+func.func @phases_cout_21(%x: tensor<2x9x11x24xf32>, %k: tensor<3x3x21x24xf32>) -> tensor<2x18x22x21xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x9x11x24xf32>, tensor<3x3x21x24xf32> -> tensor<2x18x22x21xf32>
+  return %y : tensor<2x18x22x21xf32>
 }

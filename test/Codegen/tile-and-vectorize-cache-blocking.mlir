@@ -3,19 +3,19 @@
 // Cache blocking with explicit cache sizes (L1 8 KiB, L2 64 KiB).
 
 // dW of a 1x1 layer with 64 x 128 channels: the tap's dW (32 KiB) is larger
-// than a quarter of the L2, so (ci, co) are blocked to 12 x 64 (3 KiB of
-// accumulators, under half the L1: 2 x 4 register tiles of 6 x 16); the
-// block loops are outermost and every reduction block of (b, oh, ow) runs
-// inside them.
+// than a quarter of the L2, so (ci, co) are blocked. Half the 8 KiB L1
+// would hold 12 x 64 accumulators, but a block has at least as many ci
+// rows as co columns (a multiple of the 6-row tile): 60 x 64 (10 x 4
+// register tiles of 6 x 16). The block loops are outermost and every
+// reduction block of (b, oh, ow) runs inside them.
 // CHECK-LABEL: func.func @dw_channel_blocks
-// CHECK:         scf.for %{{.*}} = %c0 to %c60 step %c12
-// CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c64
-// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
-// CHECK:                 scf.for %{{.*}} = %c0 to %c12 step %c6
-// CHECK:                   scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
-// The last 4 input channels (64 = 5 x 12 + 4) form a peeled block.
+// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// The last 4 input channels (64 = 60 + 4) form a peeled block.
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1

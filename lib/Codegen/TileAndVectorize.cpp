@@ -122,6 +122,11 @@ constexpr int64_t kMinThreadedRelayout = 64 * 1024;
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
+/// The loop dimension of a register tile's vector columns (the output
+/// channels): a static tile whose width there is not a multiple of the
+/// vector width is split before vectorization (see runOnOperation).
+constexpr llvm::StringLiteral kColsDimAttr = "conv.cols_dim";
+
 /// Marks cache-blocked tiles whose init is a zero fill to fuse into their
 /// register tiles (the accumulators then start from zero in registers).
 constexpr llvm::StringLiteral kFillInnerAttr = "conv.fill_inner";
@@ -338,6 +343,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
   SmallVector<int64_t> interchange, innerInterchange;
   bool hoistEarly = false, fuseFill = false;
+  int64_t colsDim = -1;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
     int64_t outRank =
@@ -455,6 +461,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     inner[ci] = t.rows;
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
+    colsDim = co;
     inner[last] = t.reductionChunk;
     // A group's accumulator tile [ci, 1, co] has a unit dimension between
     // its rows and columns: hoist it before the transfer patterns (as for
@@ -489,6 +496,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[rowDim] = registerTileRows ? t.rows
                                      : chooseRows(ranges[rowDim], t.rows);
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
+    colsDim = co;
     for (int64_t d = 0; d < numTaps; ++d)
       inner[n + 2 + d] = 1; // every tap
     inner[ci] = t.reductionChunk;
@@ -621,6 +629,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // peeled one alike (the peeled clone carries the sizes).
   outerTiled->tiledOps.back()->setAttr(kInnerSizesAttr,
                                        rewriter.getDenseI64ArrayAttr(inner));
+  if (colsDim >= 0)
+    outerTiled->tiledOps.back()->setAttr(kColsDimAttr,
+                                         rewriter.getI64IntegerAttr(colsDim));
   if (hoistEarly)
     outerTiled->tiledOps.back()->setAttr(kHoistEarlyAttr,
                                          rewriter.getUnitAttr());
@@ -991,6 +1002,37 @@ void TileAndVectorize::runOnOperation() {
     scf::populateSCFForLoopCanonicalizationPatterns(patterns);
     (void)applyPatternsGreedily(func, std::move(patterns));
   }
+
+  // A register tile whose column count is not a multiple of the vector
+  // width but exceeds it (the remainder tile of 53 = 32 + 21 columns with
+  // 16-lane vectors) is split into whole vectors and the rest (16 + 5), in
+  // the same loop nest: vectorized whole, its odd-length vectors were
+  // lowered lane by lane with spills (5x slower than 48 or 64 columns).
+  SmallVector<linalg::GenericOp> oddTiles;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kVectorizeAttr) && op->hasAttr(kColsDimAttr))
+      oddTiles.push_back(op);
+  });
+  for (linalg::GenericOp op : oddTiles) {
+    int64_t dim = op->getAttrOfType<IntegerAttr>(kColsDimAttr).getInt();
+    op->removeAttr(kColsDimAttr);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    Type accType =
+        cast<ShapedType>(op.getDpsInits()[0].getType()).getElementType();
+    int64_t vector = lanes(accType);
+    if (dim >= static_cast<int64_t>(ranges.size()) ||
+        ShapedType::isDynamic(ranges[dim]) || ranges[dim] <= vector ||
+        ranges[dim] % vector == 0)
+      continue;
+    rewriter.setInsertionPoint(op);
+    auto [head, tail] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), dim,
+        rewriter.getIndexAttr(ranges[dim] / vector * vector));
+    for (TilingInterface part : {head, tail})
+      if (part)
+        part->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  }
+  func.walk([&](linalg::GenericOp op) { op->removeAttr(kColsDimAttr); });
 
   // Fold unit dimensions and vectorize every static tile.
   SmallVector<linalg::GenericOp> tiles;

@@ -39,3 +39,23 @@ func.func @transpose_cout21(%x: tensor<1x40x16xf32>, %k: tensor<2x21x16xf32>) ->
          : tensor<1x40x16xf32>, tensor<2x21x16xf32> -> tensor<1x80x21xf32>
   return %y : tensor<1x80x21xf32>
 }
+
+// -----
+
+// 53 output channels: full 32-column tiles and a 21-column remainder tile,
+// which is split into 16 + 5 columns in the same loop nest (the two parts
+// share the reduction loops and the broadcast input values).
+// CHECK-LABEL: func.func @dw_cout53
+// CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
+// CHECK:         vector.contract {{.*}} into vector<8x32xf32>
+// CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
+// CHECK:         vector.contract {{.*}} into vector<8x16xf32>
+// CHECK:         vector.contract {{.*}} into vector<8x5xf32>
+// CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
+// CHECK:         return
+func.func @dw_cout53(%x: tensor<2x10x10x8xf32>, %dy: tensor<2x10x10x53xf32>) -> tensor<3x3x8x53xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x10x10x8xf32>, tensor<2x10x10x53xf32> -> tensor<3x3x8x53xf32>
+  return %dw : tensor<3x3x8x53xf32>
+}

@@ -10,6 +10,9 @@
 // that feature off (Jit.cpp, createHostTargetMachine).
 // RUN: conv-run %s --entry nchw_bf16_rows_9 --check --seed 15 | FileCheck %s --check-prefix=BF16
 // RUN: conv-run %s --entry nhwc_bf16_cols_17 --check --seed 16 | FileCheck %s --check-prefix=BF16
+// 53 output channels: a 21-column remainder register tile, split into
+// 16 + 5 columns with 16-lane vectors (conv-cpu-tile-and-vectorize).
+// RUN: conv-run %s --entry nhwc_f32_cout_53 --check --seed 17 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Channel-blocked filter gradients whose operands get a conflict-free row
 // pitch (conv-cpu-tile-and-vectorize, repitchInput): an added copy of a
 // 1x1 layer's input (1 KiB rows), a gathering copy of a stride-2 1x1
@@ -78,6 +81,13 @@ func.func @nhwc_bf16_cols_17(%x: tensor<2x6x6x9xbf16>, %dy: tensor<2x6x6x17xbf16
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x6x6x9xbf16>, tensor<2x6x6x17xbf16> -> tensor<3x3x9x17xbf16>
   return %dw : tensor<3x3x9x17xbf16>
+}
+
+func.func @nhwc_f32_cout_53(%x: tensor<2x9x9x24xf32>, %dy: tensor<2x9x9x53xf32>) -> tensor<3x3x24x53xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x9x9x24xf32>, tensor<2x9x9x53xf32> -> tensor<3x3x24x53xf32>
+  return %dw : tensor<3x3x24x53xf32>
 }
 
 func.func @ncdhw_f16_groups_same(%x: tensor<1x4x5x6x5xf16>, %dy: tensor<1x6x3x6x3xf16>) -> tensor<2x3x2x2x6xf16> {

@@ -68,6 +68,9 @@
 // 5-column one on AVX-512, 16 + 5 on AVX2.
 // RUN: conv-run %s --entry columns_21 --check --seed 40 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry phases_cout_21 --check --seed 41 --num-threads=2 | FileCheck %s --check-prefix=F32
+// 85 = 2 x 32 + 21 output channels: the 21-column remainder tile is split
+// into 16 + 5 columns (AVX-512; 80 + 5 on AVX2).
+// RUN: conv-run %s --entry phases_cout_85 --check --seed 42 | FileCheck %s --check-prefix=F32
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -223,4 +226,11 @@ func.func @phases_cout_21(%x: tensor<2x9x11x24xf32>, %k: tensor<3x3x21x24xf32>) 
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<2x9x11x24xf32>, tensor<3x3x21x24xf32> -> tensor<2x18x22x21xf32>
   return %y : tensor<2x18x22x21xf32>
+}
+
+func.func @phases_cout_85(%x: tensor<2x7x9x16xf32>, %k: tensor<3x3x85x16xf32>) -> tensor<2x14x18x85xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x7x9x16xf32>, tensor<3x3x85x16xf32> -> tensor<2x14x18x85xf32>
+  return %y : tensor<2x14x18x85xf32>
 }

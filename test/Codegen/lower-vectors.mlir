@@ -168,3 +168,31 @@ func.func @bf16_widened_as_read(%x: memref<8x9xbf16>, %dy: memref<8x17xbf16>, %c
   %r = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %ae, %be, %c : vector<17x6xf32>, vector<17x6xf32> into vector<17xf32>
   return %r : vector<17xf32>
 }
+
+// A bf16 filter-gradient step as the vectorizer leaves it: both operands
+// broadcast and transposed to the iteration space [ci 6, co 16, positions
+// 8] before the extension, and a contraction with identity maps. The
+// extensions move to the reads and the broadcasts and transposes fold into
+// the contraction, which lowers like an f32 tile: 48 row FMAs, no
+// reductions across lanes.
+// CHECK-LABEL: func.func @bf16_dw_step
+// CHECK-NOT:     vector.multi_reduction
+// CHECK-NOT:     vector.reduction
+// CHECK-COUNT-48: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:     vector.fma
+// CHECK-NOT:     vector.reduction
+// CHECK:         return
+func.func @bf16_dw_step(%x: memref<8x64xbf16>, %dy: memref<8x64xbf16>, %c: vector<6x16xf32>) -> vector<6x16xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : bf16
+  %a = vector.transfer_read %x[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x64xbf16>, vector<8x6xbf16>
+  %ab = vector.broadcast %a : vector<8x6xbf16> to vector<16x8x6xbf16>
+  %at = vector.transpose %ab, [2, 0, 1] : vector<16x8x6xbf16> to vector<6x16x8xbf16>
+  %b = vector.transfer_read %dy[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x64xbf16>, vector<8x16xbf16>
+  %bb = vector.broadcast %b : vector<8x16xbf16> to vector<6x8x16xbf16>
+  %bt = vector.transpose %bb, [0, 2, 1] : vector<6x8x16xbf16> to vector<6x16x8xbf16>
+  %ae = arith.extf %at : vector<6x16x8xbf16> to vector<6x16x8xf32>
+  %be = arith.extf %bt : vector<6x16x8xbf16> to vector<6x16x8xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ae, %be, %c : vector<6x16x8xf32>, vector<6x16x8xf32> into vector<6x16xf32>
+  return %r : vector<6x16xf32>
+}

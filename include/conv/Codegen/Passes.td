@@ -124,7 +124,9 @@ def ConvCPULowerVectorsPass
     : Pass<"conv-cpu-lower-vectors", "::mlir::func::FuncOp"> {
   let summary = "Lower vector contractions to FMAs, in separate pattern groups";
   let description = [{
-    After bufferization: drops leading unit vector dimensions, lowers
+    After bufferization: moves elementwise ops (the extensions of 16-bit
+    tiles) before broadcasts and transposes and folds those into the
+    contractions' indexing maps, drops leading unit vector dimensions, lowers
     `vector.contract` to outer products and those to `vector.fma`, then
     turns reads whose every use extracts a scalar (the broadcast operand of
     the outer products) into scalar loads, then lowers transfers (rank 1),

@@ -38,6 +38,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     // Multi-tap filter gradients with a dW of at most 2 L2s: blocks of one
     // L2 (the taps then re-read each block from the L2).
     convOptions.dwSmallFilterBlockBytes = l2;
+    // Taps not a multiple of the threads: split their output channels so
+    // that every thread gets the same work.
+    convOptions.dwThreads = resolveNumThreads(options.numThreads);
     // The register tiles vectorize along the channels: run channels-first
     // ops in the channels-last layout, between relayouts.
     pm.addNestedPass<func::FuncOp>(createConvCPUChannelsLastPass());

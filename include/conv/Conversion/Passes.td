@@ -37,6 +37,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       `dw-split-max-bytes`, a filter gradient that is a single contraction
       (one tap, or tiny-Cin taps all fused into its rows) with a small dW
       sums each half of its batch separately (split-K) and adds them.
+      With `dw-threads`, a filter gradient whose taps are not a multiple of
+      that thread count splits each tap's output channels into parts (one
+      more dimension of its scf.forall), so that the threads get equal work.
     * f16/bf16 accumulate in f32 and are rounded once.
   }];
   let options = [
@@ -69,6 +72,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "even batch and at most this many bytes of dW for two parts sums "
            "each half of the batch separately (one scf.forall) and adds them "
            "in order (0: never)">,
+    Option<"dwThreads", "dw-threads", "int64_t", /*default=*/"1",
+           "The threads a filter gradient's tap scf.forall is spread over: "
+           "when the taps are not a multiple of it, each tap's output "
+           "channels are split into threads / gcd(taps, threads) parts of "
+           "at least 32 channels (a multiple of 16), another dimension of "
+           "the forall (1: never)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -32,6 +32,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::conv;
 using namespace mlir::conv::detail;
@@ -156,7 +158,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                          const BackpropFilterLoweringOptions &options)
       : OpRewritePattern(ctx), reductionBlockBytes(options.reductionBlockBytes),
         smallFilterBlockBytes(options.smallFilterBlockBytes),
-        splitMaxBytes(options.splitMaxBytes) {}
+        splitMaxBytes(options.splitMaxBytes), threads(options.threads) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -169,6 +171,29 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// Split-K applies to single-tap filter gradients whose dW (all parts
   /// together) is at most this many bytes (0: never).
   int64_t splitMaxBytes;
+
+  /// The threads the tap scf.forall is spread over (see columnParts).
+  int64_t threads;
+
+  /// Output-channel parts per tap (an extra scf.forall dimension): with T
+  /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
+  /// iteration count a multiple of the thread count (9 taps on 2 threads:
+  /// 18 half taps, 9 per thread, instead of 5 and 4 taps). Only when every
+  /// part is a whole number of 16-channel vectors and at least 32 channels
+  /// wide (a narrower register tile would leave the FMA units idle);
+  /// otherwise 1.
+  int64_t columnParts(const convgen::BackpropFilterGeometry &g) const {
+    if (threads <= 1 || g.groups > 1)
+      return 1;
+    int64_t taps = numTaps(g);
+    int64_t parts = threads / std::gcd(taps, threads);
+    if (parts <= 1 || g.outChannels % parts != 0)
+      return 1;
+    int64_t width = g.outChannels / parts;
+    if (width % 16 != 0 || width < 32)
+      return 1;
+    return parts;
+  }
 
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
@@ -649,14 +674,37 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t cdim = channelDim(g.layout, n);
 
     // The taps are independent: one scf.forall over them, each writing its
-    // own [Cf, Cout] slice of dW.
+    // own [Cf, Cout] slice of dW (with column parts: its own [Cf, Cout /
+    // parts] slice, the parts the innermost forall dimension).
+    int64_t parts = columnParts(g);
+    int64_t width = g.outChannels / parts;
     SmallVector<OpFoldResult> tapCounts;
     for (int64_t d = 0; d < n; ++d)
       tapCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+    if (parts > 1)
+      tapCounts.push_back(rewriter.getIndexAttr(parts));
     auto forall = scf::ForallOp::create(rewriter, loc, tapCounts,
                                         ValueRange{dw}, std::nullopt);
     rewriter.setInsertionPointToStart(forall.getBody());
     SmallVector<Value> ivs(forall.getInductionVars());
+    OpFoldResult coOffset = rewriter.getIndexAttr(0);
+    if (parts > 1) {
+      coOffset = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, rewriter.getAffineDimExpr(0) * width,
+          {OpFoldResult(ivs.back())});
+      ivs.pop_back();
+      int64_t cdimDy = channelDim(g.layout, n);
+      auto dyType = cast<RankedTensorType>(dy.getType());
+      SmallVector<OpFoldResult> offsets(dyType.getRank(),
+                                        rewriter.getIndexAttr(0)),
+          sizes, strides(dyType.getRank(), rewriter.getIndexAttr(1));
+      for (int64_t s : dyType.getShape())
+        sizes.push_back(rewriter.getIndexAttr(s));
+      offsets[cdimDy] = coOffset;
+      sizes[cdimDy] = rewriter.getIndexAttr(width);
+      dy = tensor::ExtractSliceOp::create(rewriter, loc, dy, offsets, sizes,
+                                          strides);
+    }
     Value iter = forall.getRegionIterArgs()[0];
 
     // Strided slice of the window for this tap.
@@ -669,11 +717,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       wOffsets.push_back(ivs[d]);
       wSizes.push_back(rewriter.getIndexAttr(1));
     }
-    wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+    wOffsets.append({rewriter.getIndexAttr(0), coOffset});
     wSizes.append({rewriter.getIndexAttr(g.filterInChannels),
-                   rewriter.getIndexAttr(g.outChannels)});
+                   rewriter.getIndexAttr(width)});
     auto tapType =
-        RankedTensorType::get({g.filterInChannels, g.outChannels}, accType);
+        RankedTensorType::get({g.filterInChannels, width}, accType);
     Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,
                                                wOffsets, wSizes, wStrides);
 

@@ -39,6 +39,7 @@ struct ConvertConvToLinalgPass
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
     dwOptions.splitMaxBytes = dwSplitMaxBytes;
+    dwOptions.threads = dwThreads;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose

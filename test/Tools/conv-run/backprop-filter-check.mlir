@@ -42,6 +42,16 @@
 // (conv-cpu-expand-strided-copies).
 // RUN: conv-run %s --entry nhwc_f32_padded_copy_threads --check --seed 15 --num-threads=2 | FileCheck %s --check-prefix=F32
 
+// 9 taps on 2 and 4 threads: each tap's 96 / 128 output channels split into
+// 2 / 4 parts (column parts, docs/Lowering.md §2.4). Every dW element is
+// still summed by one iteration in the same order, so the result is
+// bit-identical to the sequential kernel's.
+// RUN: conv-run %s --entry nhwc_f32_column_parts --check --seed 18 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_column_parts_4 --check --seed 19 --num-threads=4 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=1 --output %t.seq.npy
+// RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=2 --output %t.par.npy
+// RUN: cmp %t.seq.npy %t.par.npy
+
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -158,4 +168,18 @@ func.func @nhwc_f32_tiny_long_runs(%x: tensor<2x9x30x4xf32>, %dy: tensor<2x7x20x
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x9x30x4xf32>, tensor<2x7x20x16xf32> -> tensor<3x11x4x16xf32>
   return %dw : tensor<3x11x4x16xf32>
+}
+
+func.func @nhwc_f32_column_parts(%x: tensor<2x7x7x24xf32>, %dy: tensor<2x7x7x96xf32>) -> tensor<3x3x24x96xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x7x7x24xf32>, tensor<2x7x7x96xf32> -> tensor<3x3x24x96xf32>
+  return %dw : tensor<3x3x24x96xf32>
+}
+
+func.func @nhwc_f32_column_parts_4(%x: tensor<2x9x9x16xf32>, %dy: tensor<2x7x7x128xf32>) -> tensor<3x3x16x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x9x9x16xf32>, tensor<2x7x7x128xf32> -> tensor<3x3x16x128xf32>
+  return %dw : tensor<3x3x16x128xf32>
 }

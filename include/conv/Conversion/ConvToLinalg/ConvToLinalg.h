@@ -72,6 +72,13 @@ struct BackpropFilterLoweringOptions {
   /// halves summed separately (an scf.forall) and added in order
   /// (docs/Lowering.md §2.3); 0: never.
   int64_t splitMaxBytes = 0;
+  /// The threads the taps' scf.forall will be spread over: when the taps
+  /// are not a multiple of it, each tap's output channels are split into
+  /// `threads / gcd(taps, threads)` equal parts (another dimension of the
+  /// forall, docs/Lowering.md §2.4), so that every thread gets the same
+  /// share of the work; 1: never. Every part is owned by one iteration, so
+  /// the result does not depend on the thread count.
+  int64_t threads = 1;
 };
 
 /// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).

@@ -1,0 +1,70 @@
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=4" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=FOUR
+// RUN: conv-opt %s --convert-conv-to-linalg --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ONE
+
+// 9 taps on 2 threads: each tap's 64 output channels are split into 2 parts
+// of 32, the innermost dimension of the taps' scf.forall (18 iterations, 9
+// per thread). Part p reads out_backprop channels [32p, 32p + 32) and writes
+// the same columns of its tap.
+// CHECK-LABEL: func.func @parts
+// CHECK:         scf.forall (%[[KH:.*]], %[[KW:.*]], %[[P:.*]]) in (3, 3, 2) shared_outs(%[[DW:.*]] = %{{.*}}) -> (tensor<3x3x8x64xf32>)
+// CHECK:           %[[CO:.*]] = affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// CHECK-DAG:       %[[DY:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %[[CO]]] [2, 6, 6, 32] [1, 1, 1, 1] : tensor<2x6x6x64xf32> to tensor<2x6x6x32xf32>
+// CHECK-DAG:       %[[X:.*]] = tensor.extract_slice %{{.*}}[0, %[[KH]], %[[KW]], 0] [2, 6, 6, 8] [1, 1, 1, 1]
+// CHECK-DAG:       %[[TAP:.*]] = tensor.extract_slice %[[DW]][%[[KH]], %[[KW]], 0, %[[CO]]] [1, 1, 8, 32] [1, 1, 1, 1] : tensor<3x3x8x64xf32> to tensor<8x32xf32>
+// CHECK:           %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[DY]] : tensor<2x6x6x8xf32>, tensor<2x6x6x32xf32>) outs(%[[TAP]] : tensor<8x32xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[DW]][%[[KH]], %[[KW]], 0, %[[CO]]] [1, 1, 8, 32] [1, 1, 1, 1]
+// 4 threads: 4 parts of 16 channels are too narrow.
+// FOUR-LABEL: func.func @parts
+// FOUR:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
+// The sequential default never splits.
+// ONE-LABEL: func.func @parts
+// ONE:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
+func.func @parts(%x: tensor<2x6x6x8xf32>, %dy: tensor<2x6x6x64xf32>) -> tensor<3x3x8x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x8xf32>, tensor<2x6x6x64xf32> -> tensor<3x3x8x64xf32>
+  return %dw : tensor<3x3x8x64xf32>
+}
+
+// -----
+
+// 9 taps on 4 threads: 4 / gcd(9, 4) = 4 parts of 32 channels.
+// CHECK-LABEL: func.func @four_parts
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
+// FOUR-LABEL: func.func @four_parts
+// FOUR:         scf.forall (%{{.*}}, %{{.*}}, %[[P:.*]]) in (3, 3, 4)
+// FOUR:           affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// FOUR:           linalg.generic {{.*}} outs(%{{.*}} : tensor<8x32xf32>)
+func.func @four_parts(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x6x6x128xf32>) -> tensor<3x3x8x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x8xf32>, tensor<2x6x6x128xf32> -> tensor<3x3x8x128xf32>
+  return %dw : tensor<3x3x8x128xf32>
+}
+
+// -----
+
+// Not split on 2 threads: 2x2 taps (a multiple of the threads), 40 output
+// channels (parts of 20 are not whole 16-channel vectors), 48 (parts of 24
+// neither) and groups.
+// CHECK-LABEL: func.func @even_taps
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs
+func.func @even_taps(%x: tensor<2x7x7x8xf32>, %dy: tensor<2x6x6x64xf32>) -> tensor<2x2x8x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x8xf32>, tensor<2x6x6x64xf32> -> tensor<2x2x8x64xf32>
+  return %dw : tensor<2x2x8x64xf32>
+}
+// CHECK-LABEL: func.func @narrow
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
+func.func @narrow(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x6x6x40xf32>) -> tensor<3x3x8x40xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x8xf32>, tensor<2x6x6x40xf32> -> tensor<3x3x8x40xf32>
+  return %dw : tensor<3x3x8x40xf32>
+}
+// CHECK-LABEL: func.func @not_vectors
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
+func.func @not_vectors(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x6x6x48xf32>) -> tensor<3x3x8x48xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x8xf32>, tensor<2x6x6x48xf32> -> tensor<3x3x8x48xf32>
+  return %dw : tensor<3x3x8x48xf32>
+}
+// CHECK-LABEL: func.func @grouped
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
+func.func @grouped(%x: tensor<2x8x8x16xf32>, %dy: tensor<2x6x6x128xf32>) -> tensor<3x3x8x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x16xf32>, tensor<2x6x6x128xf32> -> tensor<3x3x8x128xf32>
+  return %dw : tensor<3x3x8x128xf32>
+}

@@ -323,6 +323,33 @@ std::optional<SmallVector<int64_t>> columnPieceShape(Operation *op,
   return shape;
 }
 
+/// A transpose of a 16-bit float vector becomes the same transpose of its
+/// bits (`vector.bitcast` to i16 and back). LLVM 22's x86 code generator
+/// miscompiles some bf16 lane shuffles (with AVX-512: a bf16 channels-first
+/// relayout of 9 x 14 tiles, the 14 x 9 result read back as values around
+/// 1e37); i16 shuffles are plain integer moves. Only the lanes move, so the
+/// result is the same.
+struct TransposeBitsOf16BitFloats
+    : public OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getSourceVectorType();
+    Type element = type.getElementType();
+    if (!isa<BFloat16Type, Float16Type>(element))
+      return failure();
+    Type i16 = rewriter.getI16Type();
+    Location loc = op.getLoc();
+    Value bits = vector::BitCastOp::create(rewriter, loc, type.clone(i16),
+                                           op.getVector());
+    Value moved = vector::TransposeOp::create(rewriter, loc, bits,
+                                              op.getPermutation());
+    rewriter.replaceOpWithNewOp<vector::BitCastOp>(op, op.getResultVectorType(),
+                                                   moved);
+    return success();
+  }
+};
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
   using Base::Base;
@@ -389,6 +416,10 @@ struct LowerVectors
               p.getContext());
           vector::populateVectorShapeCastLoweringPatterns(p);
           vector::populateVectorBroadcastLoweringPatterns(p);
+          // Last, so that the extensions have moved through the transposes
+          // first (see above); also catches the transposes the transfer
+          // permutation-map lowering creates.
+          p.add<TransposeBitsOf16BitFloats>(p.getContext());
         })))
       return signalPassFailure();
   }

@@ -196,3 +196,22 @@ func.func @bf16_dw_step(%x: memref<8x64xbf16>, %dy: memref<8x64xbf16>, %c: vecto
   %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ae, %be, %c : vector<6x16x8xf32>, vector<6x16x8xf32> into vector<6x16xf32>
   return %r : vector<6x16xf32>
 }
+
+// A 16-bit float transpose (a bf16 channels-first relayout tile, 9 x 14)
+// moves the bits as i16: LLVM 22's x86 code generator miscompiled the bf16
+// lane shuffles (values around 1e37 read back; docs/Codegen.md).
+// CHECK-LABEL: func.func @bf16_transpose_as_bits
+// CHECK:         %[[R:.*]] = vector.transfer_read {{.*}} : memref<9x14xbf16>, vector<9x14xbf16>
+// CHECK:         %[[I:.*]] = vector.bitcast %[[R]] : vector<9x14xbf16> to vector<9x14xi16>
+// CHECK:         %[[T:.*]] = vector.transpose %[[I]], [1, 0] : vector<9x14xi16> to vector<14x9xi16>
+// CHECK:         %[[B:.*]] = vector.bitcast %[[T]] : vector<14x9xi16> to vector<14x9xbf16>
+// CHECK:         vector.transfer_write %[[B]]
+// CHECK-NOT:     vector.transpose {{.*}}bf16
+func.func @bf16_transpose_as_bits(%src: memref<9x14xbf16>, %dst: memref<14x9xbf16>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : bf16
+  %v = vector.transfer_read %src[%c0, %c0], %pad {in_bounds = [true, true]} : memref<9x14xbf16>, vector<9x14xbf16>
+  %t = vector.transpose %v, [1, 0] : vector<9x14xbf16> to vector<14x9xbf16>
+  vector.transfer_write %t, %dst[%c0, %c0] {in_bounds = [true, true]} : vector<14x9xbf16>, memref<14x9xbf16>
+  return
+}

@@ -130,8 +130,10 @@ def ConvCPULowerVectorsPass
     `vector.contract` to outer products and those to `vector.fma`, then
     turns reads whose every use extracts a scalar (the broadcast operand of
     the outer products) into scalar loads, then lowers transfers (rank 1),
-    shape casts and broadcasts. The groups are applied one after the other
-    (one combined greedy set ping-pongs).
+    shape casts and broadcasts, and transposes the remaining 16-bit float
+    vectors as i16 (LLVM 22 miscompiles some bf16 lane shuffles on x86). The
+    groups are applied one after the other (one combined greedy set
+    ping-pongs).
 
     Register tiles whose columns are a number of native vectors that is not
     a power of two (`vector<4x24xf32>` with 8-lane vectors) are first split

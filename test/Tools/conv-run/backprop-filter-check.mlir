@@ -52,6 +52,11 @@
 // RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=2 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 
+// bf16 channels-first with groups, stride 2 and dilation 3: the relayouts
+// transpose 9 x 14 and 6 x 7 bf16 tiles, as i16 (LLVM 22 miscompiled the
+// bf16 lane shuffles: results around 1e37).
+// RUN: conv-run %s --entry nchw_bf16_relayout_groups --check --seed 20 | FileCheck %s --check-prefix=BF16
+
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -182,4 +187,11 @@ func.func @nhwc_f32_column_parts_4(%x: tensor<2x9x9x16xf32>, %dy: tensor<2x7x7x1
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x9x9x16xf32>, tensor<2x7x7x128xf32> -> tensor<3x3x16x128xf32>
   return %dw : tensor<3x3x16x128xf32>
+}
+
+func.func @nchw_bf16_relayout_groups(%x: tensor<1x9x11x14xbf16>, %dy: tensor<1x6x6x7xbf16>) -> tensor<3x3x3x6xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = SAME
+          strides = [2, 2] dilations = [3, 3]
+          : tensor<1x9x11x14xbf16>, tensor<1x6x6x7xbf16> -> tensor<3x3x3x6xbf16>
+  return %dw : tensor<3x3x3x6xbf16>
 }

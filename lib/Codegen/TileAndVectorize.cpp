@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -324,6 +325,38 @@ int64_t chooseCols(int64_t extent, int64_t cols, int64_t lanes) {
   return extent / lanes * lanes;
 }
 
+/// `op`'s loop ranges, with the constant upper bound of each dynamic one (a
+/// filter gradient's rows cut to those that read the input, e.g. `max(0,
+/// min(7, 8 - k) - max(0, 1 - k))`), found through the value bounds of an
+/// operand dimension it indexes; 1 when there is none.
+SmallVector<int64_t> loopRangeBounds(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [loop, range] : llvm::enumerate(ranges)) {
+    if (!ShapedType::isDynamic(range))
+      continue;
+    range = 1;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+        auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+        if (!dimExpr || dimExpr.getPosition() != loop)
+          continue;
+        FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+            presburger::BoundType::UB,
+            ValueBoundsConstraintSet::Variable(operand.get(), pos),
+            /*stopCondition=*/nullptr, /*closedUB=*/true);
+        if (succeeded(bound)) {
+          range = std::max<int64_t>(1, *bound);
+          break;
+        }
+      }
+      if (range > 1)
+        break;
+    }
+  }
+  return ranges;
+}
+
 LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                         linalg::GenericOp op) {
   auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
@@ -334,7 +367,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           .getElementType();
   bool channelsLast;
   int64_t threadDim = -1, threadAlign = 1;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = loopRangeBounds(op);
   int64_t elemBytes = std::max<int64_t>(
       1, cast<RankedTensorType>(op.getDpsInputs()[0].getType())
                  .getElementTypeBitWidth() / 8);
@@ -455,7 +488,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           ranges[last - 1],
           std::max<int64_t>(1, (blockBudget / std::max<int64_t>(1, rowBytes)) /
                                    std::max<int64_t>(1, ranges[last])));
-      outer[last - 1] = rows;
+      // All the rows: no block loop (for a range cut to the tap's rows, a
+      // dynamic one, a block loop would be peeled into two copies).
+      outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;
       if (rows > 1)
         inner[last - 1] = 1;
     }
@@ -463,6 +498,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     colsDim = co;
     inner[last] = t.reductionChunk;
+    // A range cut to the tap's positions that read the input (dynamic, at
+    // most 2 chunks long: docs/Lowering.md §2.5) is reduced one position
+    // per step, in one loop: chunks would leave a dynamic remainder loop
+    // after a loop of whole chunks, and the accumulators would be stored
+    // and reloaded between the two.
+    if (ShapedType::isDynamic(op.getStaticLoopRanges()[last]) &&
+        ranges[last] <= 2 * t.reductionChunk)
+      inner[last] = 1;
     // A group's accumulator tile [ci, 1, co] has a unit dimension between
     // its rows and columns: hoist it before the transfer patterns (as for
     // batch-row tiles).
@@ -822,7 +865,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   }
 
   int64_t flops = 2;
-  for (int64_t r : op.getStaticLoopRanges())
+  for (int64_t r : loopRangeBounds(op))
     flops *= r;
   if (flops < kRepitchFlopsPerElement * type.getNumElements())
     return false;
@@ -1033,6 +1076,26 @@ void TileAndVectorize::runOnOperation() {
         part->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   }
   func.walk([&](linalg::GenericOp op) { op->removeAttr(kColsDimAttr); });
+
+  // A tile left with a dynamic size (the peeled remainder of a reduction
+  // whose range depends on the filter tap: a filter gradient's output
+  // positions cut to those that read the input) is tiled by 1 along those
+  // dimensions, so that every step is a static tile: a loop of rank-1
+  // updates.
+  SmallVector<linalg::GenericOp> dynamicTiles;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kVectorizeAttr) &&
+        llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+      dynamicTiles.push_back(op);
+  });
+  for (linalg::GenericOp op : dynamicTiles) {
+    SmallVector<int64_t> sizes;
+    for (int64_t range : op.getStaticLoopRanges())
+      sizes.push_back(ShapedType::isDynamic(range) ? 1 : 0);
+    auto tiled = tile(rewriter, op, sizes);
+    if (succeeded(tiled))
+      tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  }
 
   // Fold unit dimensions and vectorize every static tile.
   SmallVector<linalg::GenericOp> tiles;

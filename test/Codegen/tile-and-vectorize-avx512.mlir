@@ -15,10 +15,10 @@
 // CHECK:         vector.contract {{.*}} into vector<8x5xf32>
 // CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
 // CHECK:         return
-func.func @dw_cout21(%x: tensor<2x10x10x8xf32>, %dy: tensor<2x10x10x21xf32>) -> tensor<3x3x8x21xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+func.func @dw_cout21(%x: tensor<2x12x12x8xf32>, %dy: tensor<2x10x10x21xf32>) -> tensor<3x3x8x21xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]
-          : tensor<2x10x10x8xf32>, tensor<2x10x10x21xf32> -> tensor<3x3x8x21xf32>
+          : tensor<2x12x12x8xf32>, tensor<2x10x10x21xf32> -> tensor<3x3x8x21xf32>
   return %dw : tensor<3x3x8x21xf32>
 }
 
@@ -53,9 +53,9 @@ func.func @transpose_cout21(%x: tensor<1x40x16xf32>, %k: tensor<2x21x16xf32>) ->
 // CHECK:         vector.contract {{.*}} into vector<8x5xf32>
 // CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
 // CHECK:         return
-func.func @dw_cout53(%x: tensor<2x10x10x8xf32>, %dy: tensor<2x10x10x53xf32>) -> tensor<3x3x8x53xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+func.func @dw_cout53(%x: tensor<2x12x12x8xf32>, %dy: tensor<2x10x10x53xf32>) -> tensor<3x3x8x53xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]
-          : tensor<2x10x10x8xf32>, tensor<2x10x10x53xf32> -> tensor<3x3x8x53xf32>
+          : tensor<2x12x12x8xf32>, tensor<2x10x10x53xf32> -> tensor<3x3x8x53xf32>
   return %dw : tensor<3x3x8x53xf32>
 }

@@ -39,11 +39,14 @@ func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // A 3x3 layer with 128 + 128 channels (1024 bytes per position) and
 // 28-position rows: half the L1 holds 16 positions, which would cut every
 // row into 16 + 12; the whole row (28 KiB, 7/8 of the L1) fits, so it is
-// one block (chunks 8, 8, 8 and a peeled 4).
+// one block (chunks 8, 8, 8 and a peeled 4). The rows are the tap's rows
+// that read the input (27 or 28: a dynamic range).
 // CHECK-LABEL: func.func @dw_whole_row
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:           %[[R:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>
+// CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (28, d0)>(%[[R]])
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c28 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %[[ROWS]] step %c1
 // CHECK-NOT:           step %c16
 // CHECK:               scf.for %{{.*}} = %c0 to %c126 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c128 step %c16

@@ -23,8 +23,41 @@
 // CHECK:                   scf.for %{{.*}} = %c0 to %c16 step %c8
 // CHECK:                     vector.contract {{.*}} : vector<8x2xf32>, vector<8x16xf32> into vector<2x16xf32>
 // CHECK-NOT:     linalg.generic {{.*}}conv.role
-func.func @dw_tap(%x: tensor<2x16x16x20xf32>, %dy: tensor<2x16x16x32xf32>) -> tensor<3x3x20x32xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x20xf32>, tensor<2x16x16x32xf32> -> tensor<3x3x20x32xf32>
+func.func @dw_tap(%x: tensor<2x18x18x20xf32>, %dy: tensor<2x16x16x32xf32>) -> tensor<3x3x20x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x18x18x20xf32>, tensor<2x16x16x32xf32> -> tensor<3x3x20x32xf32>
+  return %dw : tensor<3x3x20x32xf32>
+}
+
+// -----
+
+// The same with SAME padding on a 7x7 image: each tap's rows and columns
+// that read only padding are cut (docs/Lowering.md §2.5), so the row and
+// column ranges depend on the tap. The heuristics use their upper bounds
+// (7): all rows fit one reduction block (no block loop), and, the columns
+// being at most 2 chunks long, they are reduced one per step (a rank-1
+// update) in one loop over the tap's columns inside the register tile.
+// CHECK-LABEL: func.func @dw_tap_cut_padding
+// CHECK:         scf.forall (%[[KH:.*]], %[[KW:.*]]) in (3, 3)
+// CHECK:           %[[R:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>
+// CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (7, d0)>(%[[R]])
+// CHECK:           %[[C:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>
+// CHECK:           %[[COLS:.*]] = affine.min affine_map<(d0) -> (7, d0)>(%[[C]])
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c18 step %c6
+// CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:                 scf.for %{{.*}} = %c0 to %[[ROWS]] step %c1 iter_args
+// CHECK:                   scf.for %{{.*}} = %c0 to %[[COLS]] step %c1 iter_args
+// CHECK:                     vector.transfer_read {{.*}} vector<6xf32>
+// CHECK:                     vector.transfer_read {{.*}} vector<16xf32>
+// CHECK:                     arith.mulf {{.*}} : vector<6x16xf32>
+// CHECK:                     arith.addf {{.*}} : vector<6x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:               scf.for %{{.*}} = %c0 to %[[ROWS]] step %c1 iter_args
+// CHECK:                 scf.for %{{.*}} = %c0 to %[[COLS]] step %c1 iter_args
+// CHECK:                   arith.addf {{.*}} : vector<2x16xf32>
+// CHECK-NOT:     linalg.generic {{.*}}conv.role
+func.func @dw_tap_cut_padding(%x: tensor<2x7x7x20xf32>, %dy: tensor<2x7x7x32xf32>) -> tensor<3x3x20x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x20xf32>, tensor<2x7x7x32xf32> -> tensor<3x3x20x32xf32>
   return %dw : tensor<3x3x20x32xf32>
 }
 

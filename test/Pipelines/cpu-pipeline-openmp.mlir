@@ -9,7 +9,7 @@
 // CHECK:           omp.wsloop
 // CHECK:             omp.loop_nest ({{.*}}) : i64 = {{.*}} collapse(2)
 // CHECK:               llvm.intr.fmuladd
-func.func @bf(%x: tensor<1x8x8x16xf32>, %dy: tensor<1x8x8x32xf32>) -> tensor<3x3x16x32xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x8x8x16xf32>, tensor<1x8x8x32xf32> -> tensor<3x3x16x32xf32>
+func.func @bf(%x: tensor<1x10x10x16xf32>, %dy: tensor<1x8x8x32xf32>) -> tensor<3x3x16x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x10x10x16xf32>, tensor<1x8x8x32xf32> -> tensor<3x3x16x32xf32>
   return %dw : tensor<3x3x16x32xf32>
 }

@@ -20,8 +20,8 @@
 // The sequential default never splits.
 // ONE-LABEL: func.func @parts
 // ONE:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs
-func.func @parts(%x: tensor<2x6x6x8xf32>, %dy: tensor<2x6x6x64xf32>) -> tensor<3x3x8x64xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x8xf32>, tensor<2x6x6x64xf32> -> tensor<3x3x8x64xf32>
+func.func @parts(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x6x6x64xf32>) -> tensor<3x3x8x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x8xf32>, tensor<2x6x6x64xf32> -> tensor<3x3x8x64xf32>
   return %dw : tensor<3x3x8x64xf32>
 }
 

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @small_filter
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c4
 // CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8x8x8xf32>, tensor<4x8x8x16xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x?x?x8xf32>, tensor<4x?x?x16xf32>)
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @small_filter(%x: tensor<12x8x8x8xf32>, %dy: tensor<12x8x8x16xf32>) -> tensor<3x3x8x16xf32> {
@@ -25,7 +25,7 @@ func.func @small_filter(%x: tensor<12x8x8x8xf32>, %dy: tensor<12x8x8x16xf32>) ->
 // CHECK-LABEL: func.func @small_filter_remainder
 // CHECK-NOT:     scf.for %
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<11x8x8x8xf32>, tensor<11x8x8x16xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<11x?x?x8xf32>, tensor<11x?x?x16xf32>)
 // CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @small_filter_remainder(%x: tensor<11x8x8x8xf32>, %dy: tensor<11x8x8x16xf32>) -> tensor<3x3x8x16xf32> {
@@ -40,7 +40,7 @@ func.func @small_filter_remainder(%x: tensor<11x8x8x8xf32>, %dy: tensor<11x8x8x1
 // CHECK-LABEL: func.func @large_filter
 // CHECK-NOT:     scf.for %
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<11x4x4x64xf32>, tensor<11x4x4x64xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<11x?x?x64xf32>, tensor<11x?x?x64xf32>)
 func.func @large_filter(%x: tensor<11x4x4x64xf32>, %dy: tensor<11x4x4x64xf32>) -> tensor<3x3x64x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<11x4x4x64xf32>, tensor<11x4x4x64xf32> -> tensor<3x3x64x64xf32>
   return %dw : tensor<3x3x64x64xf32>

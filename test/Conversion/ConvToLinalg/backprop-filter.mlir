@@ -2,17 +2,31 @@
 
 // SAME, stride 2 (NHWC): pad 1 before and after, one scf.forall over the
 // (independent) taps, a strided window per tap contracted over (batch, oh,
-// ow) into that tap's slice.
+// ow) into that tap's slice. Per tap, the output rows and columns whose
+// input position o*2 + k - 1 falls in the padding are cut from the window
+// and from out_backprop (tap 0: o in [1, 5), taps 1 and 2: [0, 5)), so the
+// contraction has dynamic sizes.
 // CHECK-LABEL: func.func @same_stride2
 // CHECK:         %[[ZERO:.+]] = linalg.fill
 // CHECK:         %[[PAD:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
 // CHECK:         scf.forall (%[[KH:[a-z0-9]+]], %[[KW:[a-z0-9]+]]) in (3, 3) shared_outs(%[[B:[a-z0-9]+]] = %[[ZERO]])
 // CHECK:             %[[X:.+]] = tensor.extract_slice %[[PAD]][0, %[[KH]], %[[KW]], 0] [2, 5, 5, 8] [1, 2, 2, 1] : tensor<2x11x11x8xf32> to tensor<2x5x5x8xf32>
+// CHECK:             %[[LO0:.+]] = affine.max affine_map<(d0) -> (0, (-d0 + 1) ceildiv 2)>(%[[KH]])
+// CHECK:             %[[LO:.+]] = affine.min affine_map<(d0) -> (5, d0)>(%[[LO0]])
+// CHECK:             %[[HI:.+]] = affine.min affine_map<(d0) -> (5, (-d0 + 9) floordiv 2 + 1)>(%[[KH]])
+// CHECK:             %[[N0:.+]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%[[HI]], %[[LO]])
+// CHECK:             %[[N:.+]] = affine.min affine_map<(d0) -> (5, d0)>(%[[N0]])
+// CHECK:             %[[XR:.+]] = tensor.extract_slice %[[X]][0, %[[LO]], 0, 0] [2, %[[N]], 5, 8] [1, 1, 1, 1] : tensor<2x5x5x8xf32> to tensor<2x?x5x8xf32>
+// CHECK:             %[[DYR:.+]] = tensor.extract_slice %{{.*}}[0, %[[LO]], 0, 0] [2, %[[N]], 5, 16] [1, 1, 1, 1] : tensor<2x5x5x16xf32> to tensor<2x?x5x16xf32>
+// CHECK:             %[[CLO0:.+]] = affine.max affine_map<(d0) -> (0, (-d0 + 1) ceildiv 2)>(%[[KW]])
+// CHECK:             %[[CLO:.+]] = affine.min affine_map<(d0) -> (5, d0)>(%[[CLO0]])
+// CHECK:             %[[XC:.+]] = tensor.extract_slice %[[XR]][0, 0, %[[CLO]], 0] [2, %[[N]], %[[M:.+]], 8] [1, 1, 1, 1] : tensor<2x?x5x8xf32> to tensor<2x?x?x8xf32>
+// CHECK:             %[[DYC:.+]] = tensor.extract_slice %[[DYR]][0, 0, %[[CLO]], 0] [2, %[[N]], %[[M]], 16] [1, 1, 1, 1] : tensor<2x?x5x16xf32> to tensor<2x?x?x16xf32>
 // CHECK:             %[[T:.+]] = tensor.extract_slice %[[B]][%[[KH]], %[[KW]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<3x3x8x16xf32> to tensor<8x16xf32>
 // CHECK:             %[[G:.+]] = linalg.generic
 // CHECK-SAME:          indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
 // CHECK-SAME:          iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:          ins(%[[X]], %{{.*}} : tensor<2x5x5x8xf32>, tensor<2x5x5x16xf32>) outs(%[[T]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
+// CHECK-SAME:          ins(%[[XC]], %[[DYC]] : tensor<2x?x?x8xf32>, tensor<2x?x?x16xf32>) outs(%[[T]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
 // CHECK:               arith.mulf
 // CHECK:               arith.addf
 // CHECK:             scf.forall.in_parallel

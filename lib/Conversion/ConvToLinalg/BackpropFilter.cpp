@@ -778,7 +778,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // The taps are independent: one scf.forall over them, each writing its
     // own [Cf, Cout] slice of dW (with column parts: its own [Cf, Cout /
     // parts] slice, the parts the innermost forall dimension).
-    int64_t parts = columnParts(g);
+    // Not inside another scf.forall (the split-K parts, §2.3): those
+    // already spread the work, and a nested one would not.
+    Operation *at = rewriter.getInsertionBlock()->getParentOp();
+    bool nested = isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    int64_t parts = nested ? 1 : columnParts(g);
     int64_t width = g.outChannels / parts;
     SmallVector<OpFoldResult> tapCounts;
     for (int64_t d = 0; d < n; ++d)

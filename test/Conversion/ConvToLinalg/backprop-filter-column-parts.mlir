@@ -1,6 +1,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=4" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=FOUR
 // RUN: conv-opt %s --convert-conv-to-linalg --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2 dw-split-max-bytes=100000" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=SPLIT
 
 // 9 taps on 2 threads: each tap's 64 output channels are split into 2 parts
 // of 32, the innermost dimension of the taps' scf.forall (18 iterations, 9
@@ -67,4 +68,20 @@ func.func @not_vectors(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x6x6x48xf32>) -> te
 func.func @grouped(%x: tensor<2x8x8x16xf32>, %dy: tensor<2x6x6x128xf32>) -> tensor<3x3x8x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x16xf32>, tensor<2x6x6x128xf32> -> tensor<3x3x8x128xf32>
   return %dw : tensor<3x3x8x128xf32>
+}
+
+// -----
+
+// A 1x1 filter (one tap) is split into 2 column parts on 2 threads, unless
+// split-K already spreads it (the taps' forall is then inside the parts'
+// forall, where a nested one would not run in parallel).
+// CHECK-LABEL: func.func @one_tap
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 2)
+// SPLIT-LABEL: func.func @one_tap
+// SPLIT:         scf.forall (%{{.*}}) in (2)
+// SPLIT:           scf.forall (%{{.*}}, %{{.*}}) in (1, 1) shared_outs
+// SPLIT-NOT:     scf.forall (
+func.func @one_tap(%x: tensor<4x48x48x8xf32>, %dy: tensor<4x48x48x64xf32>) -> tensor<1x1x8x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x48x48x8xf32>, tensor<4x48x48x64xf32> -> tensor<1x1x8x64xf32>
+  return %dw : tensor<1x1x8x64xf32>
 }

@@ -419,7 +419,9 @@ struct LowerVectors
           // Last, so that the extensions have moved through the transposes
           // first (see above); also catches the transposes the transfer
           // permutation-map lowering creates.
-          p.add<TransposeBitsOf16BitFloats>(p.getContext());
+          p.add<TransposeBitsOf16BitFloats>(p.getContext(), /*benefit=*/2);
+          vector::populateVectorTransposeLoweringPatterns(
+              p, vector::VectorTransposeLowering::Shuffle16x16);
         })))
       return signalPassFailure();
   }

@@ -130,8 +130,10 @@ def ConvCPULowerVectorsPass
     `vector.contract` to outer products and those to `vector.fma`, then
     turns reads whose every use extracts a scalar (the broadcast operand of
     the outer products) into scalar loads, then lowers transfers (rank 1),
-    shape casts and broadcasts, and transposes the remaining 16-bit float
-    vectors as i16 (LLVM 22 miscompiles some bf16 lane shuffles on x86). The
+    shape casts and broadcasts, transposes the remaining 16-bit float
+    vectors as i16 (LLVM 22 miscompiles some bf16 lane shuffles on x86) and
+    lowers 2-D transposes to shuffles (the AVX-512 16 x 16 sequence for
+    16 x 16 f32 tiles, one flat shuffle otherwise). The
     groups are applied one after the other (one combined greedy set
     ping-pongs).
 

@@ -326,9 +326,9 @@ int64_t chooseCols(int64_t extent, int64_t cols, int64_t lanes) {
 }
 
 /// `op`'s loop ranges, with the constant upper bound of each dynamic one (a
-/// filter gradient's rows cut to those that read the input, e.g. `max(0,
-/// min(7, 8 - k) - max(0, 1 - k))`), found through the value bounds of an
-/// operand dimension it indexes; 1 when there is none.
+/// filter gradient's rows cut to those that read the input, sized
+/// `min(7, max(0, hi(k) - lo(k)))` for tap k), found through the value
+/// bounds of an operand dimension it indexes; 1 when there is none.
 SmallVector<int64_t> loopRangeBounds(linalg::GenericOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [loop, range] : llvm::enumerate(ranges)) {

@@ -480,7 +480,8 @@ namespace {
 /// results run to run and for any fixed thread count (every dW element is
 /// summed by one thread in one order).
 /// Column parts (docs/Lowering.md §2.4: a tap count that is not a multiple
-/// of the threads splits each tap's output channels) together with the
+/// of the threads splits each tap's output channels; a 1x1 filter with more
+/// input than output channels splits its input channels) together with the
 /// padding cuts (§2.5: per-tap row and column ranges): fixed shapes with 32
 /// to 128 output channels, odd tap counts, padding larger than the
 /// kernel's reach in places (taps that read nothing), strides, dilations,
@@ -516,6 +517,12 @@ TEST(Differential, BackpropFilterColumnPartsAndPaddingCuts) {
        {1, 1}, {1, 1}, 2, 16, 64, ElementType::F32},
       {DataLayout::ChannelsLast, FilterPadding::Same, {}, {7, 7}, {3, 3},
        {1, 1}, {1, 1}, 2, 16, 64, ElementType::BF16},
+      // 1x1 with more input than output channels: row parts (2 and 4
+      // threads), one of them strided.
+      {DataLayout::ChannelsLast, FilterPadding::Valid, {}, {6, 7}, {1, 1},
+       {1, 1}, {1, 1}, 3, 128, 32, ElementType::F32},
+      {DataLayout::ChannelsLast, FilterPadding::Valid, {}, {9, 8}, {1, 1},
+       {2, 2}, {1, 1}, 1, 256, 48, ElementType::F32},
   };
   Jit jit;
   unsigned i = 0;

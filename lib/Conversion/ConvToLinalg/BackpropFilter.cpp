@@ -203,6 +203,22 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return parts;
   }
 
+  /// Input-channel parts for a single-tap filter gradient (1x1 filters) on
+  /// several threads, when it has more input than output channels: the
+  /// threads then split the input (the larger operand) instead of each
+  /// reading all of it for its output channels (ResNet's 1024 -> 256 and
+  /// 2048 -> 512 1x1 layers with 2 threads: +35-50 % over column parts).
+  /// Each part is a multiple of 8 channels (register-tile rows) and at least
+  /// 32; otherwise 1.
+  int64_t rowParts(const convgen::BackpropFilterGeometry &g) const {
+    if (threads <= 1 || g.groups > 1 || numTaps(g) != 1 ||
+        g.filterInChannels <= g.outChannels ||
+        g.filterInChannels % (threads * 8) != 0 ||
+        g.filterInChannels / threads < 32)
+      return 1;
+    return threads;
+  }
+
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
   Value lowerFused(PatternRewriter &rewriter, Location loc,
@@ -782,8 +798,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // already spread the work, and a nested one would not.
     Operation *at = rewriter.getInsertionBlock()->getParentOp();
     bool nested = isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
-    int64_t parts = nested ? 1 : columnParts(g);
-    int64_t width = g.outChannels / parts;
+    // A single tap with more input than output channels splits its input
+    // channels instead (row parts): each thread then reads only its share
+    // of the input, the larger operand.
+    int64_t rowParts = nested ? 1 : this->rowParts(g);
+    bool rowSplit = rowParts > 1;
+    int64_t parts = rowSplit ? rowParts : nested ? 1 : columnParts(g);
+    int64_t width = rowSplit ? g.outChannels : g.outChannels / parts;
+    int64_t rowsPer =
+        rowSplit ? g.filterInChannels / parts : g.filterInChannels;
     SmallVector<OpFoldResult> tapCounts;
     for (int64_t d = 0; d < n; ++d)
       tapCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
@@ -794,7 +817,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     rewriter.setInsertionPointToStart(forall.getBody());
     SmallVector<Value> ivs(forall.getInductionVars());
     OpFoldResult coOffset = rewriter.getIndexAttr(0);
-    if (parts > 1) {
+    OpFoldResult ciOffset = rewriter.getIndexAttr(0);
+    if (rowSplit) {
+      ciOffset = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, rewriter.getAffineDimExpr(0) * rowsPer,
+          {OpFoldResult(ivs.back())});
+      ivs.pop_back();
+    } else if (parts > 1) {
       coOffset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, rewriter.getAffineDimExpr(0) * width,
           {OpFoldResult(ivs.back())});
@@ -817,6 +846,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t rank = n + 2;
     Value x = tapWindow(rewriter, loc, g, window, ivs);
     trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy);
+    if (rowSplit) {
+      int64_t cdimX = channelDim(g.layout, n);
+      auto xType = cast<RankedTensorType>(x.getType());
+      SmallVector<OpFoldResult> offsets(xType.getRank(),
+                                        rewriter.getIndexAttr(0)),
+          sizes = tensor::getMixedSizes(rewriter, loc, x),
+          strides(xType.getRank(), rewriter.getIndexAttr(1));
+      offsets[cdimX] = ciOffset;
+      sizes[cdimX] = rewriter.getIndexAttr(rowsPer);
+      x = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets, sizes,
+                                         strides);
+    }
 
     // This tap's [Cf, Cout] slice of dW.
     SmallVector<OpFoldResult> wOffsets, wSizes, wStrides(rank, rewriter.getIndexAttr(1));
@@ -824,11 +865,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       wOffsets.push_back(ivs[d]);
       wSizes.push_back(rewriter.getIndexAttr(1));
     }
-    wOffsets.append({rewriter.getIndexAttr(0), coOffset});
-    wSizes.append({rewriter.getIndexAttr(g.filterInChannels),
+    wOffsets.append({ciOffset, coOffset});
+    wSizes.append({rewriter.getIndexAttr(rowsPer),
                    rewriter.getIndexAttr(width)});
     auto tapType =
-        RankedTensorType::get({g.filterInChannels, width}, accType);
+        RankedTensorType::get({rowsPer, width}, accType);
     Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,
                                                wOffsets, wSizes, wStrides);
 

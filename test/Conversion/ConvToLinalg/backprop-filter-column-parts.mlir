@@ -85,3 +85,29 @@ func.func @one_tap(%x: tensor<4x48x48x8xf32>, %dy: tensor<4x48x48x64xf32>) -> te
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x48x48x8xf32>, tensor<4x48x48x64xf32> -> tensor<1x1x8x64xf32>
   return %dw : tensor<1x1x8x64xf32>
 }
+
+// -----
+
+// A 1x1 filter with more input than output channels (128 -> 32) splits its
+// input channels instead (row parts): part p reads input channels
+// [64p, 64p + 64) and writes those rows of dW; out_backprop is read whole.
+// CHECK-LABEL: func.func @row_parts
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[P:.*]]) in (1, 1, 2) shared_outs(%[[DW:.*]] = %{{.*}})
+// CHECK:           %[[CI:.*]] = affine.apply affine_map<(d0) -> (d0 * 64)>(%[[P]])
+// CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %[[CI]]] [2, 6, 6, 64] [1, 1, 1, 1] : tensor<2x6x6x128xf32> to tensor<2x6x6x64xf32>
+// CHECK:           %[[T:.*]] = tensor.extract_slice %[[DW]][%{{.*}}, %{{.*}}, %[[CI]], 0] [1, 1, 64, 32] [1, 1, 1, 1] : tensor<1x1x128x32xf32> to tensor<64x32xf32>
+// CHECK:           linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<2x6x6x64xf32>, tensor<2x6x6x32xf32>) outs(%[[T]] : tensor<64x32xf32>)
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[DW]][%{{.*}}, %{{.*}}, %[[CI]], 0] [1, 1, 64, 32]
+// ONE-LABEL: func.func @row_parts
+// ONE:         scf.forall (%{{.*}}, %{{.*}}) in (1, 1) shared_outs
+// 4 threads: 4 parts of 32 input channels.
+// FOUR-LABEL: func.func @row_parts
+// FOUR:         scf.forall (%{{.*}}, %{{.*}}, %[[P:.*]]) in (1, 1, 4)
+// FOUR:           affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// FOUR:           linalg.generic {{.*}} outs(%{{.*}} : tensor<32x32xf32>)
+// SPLIT-LABEL: func.func @row_parts
+// SPLIT:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 2)
+func.func @row_parts(%x: tensor<2x6x6x128xf32>, %dy: tensor<2x6x6x32xf32>) -> tensor<1x1x128x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x128xf32>, tensor<2x6x6x32xf32> -> tensor<1x1x128x32xf32>
+  return %dw : tensor<1x1x128x32xf32>
+}

@@ -51,6 +51,12 @@
 // RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=1 --output %t.seq.npy
 // RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=2 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
+// A 1x1 filter with 256 -> 64 channels on 2 threads: row parts (the input
+// channels split), again bit-identical to the sequential result.
+// RUN: conv-run %s --entry nhwc_f32_row_parts --check --seed 21 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=1 --output %t.rseq.npy
+// RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=2 --output %t.rpar.npy
+// RUN: cmp %t.rseq.npy %t.rpar.npy
 
 // bf16 channels-first with groups, stride 2 and dilation 3: the relayouts
 // transpose 9 x 14 and 6 x 7 bf16 tiles, as i16 (LLVM 22 miscompiled the
@@ -194,4 +200,11 @@ func.func @nchw_bf16_relayout_groups(%x: tensor<1x9x11x14xbf16>, %dy: tensor<1x6
           strides = [2, 2] dilations = [3, 3]
           : tensor<1x9x11x14xbf16>, tensor<1x6x6x7xbf16> -> tensor<3x3x3x6xbf16>
   return %dw : tensor<3x3x3x6xbf16>
+}
+
+func.func @nhwc_f32_row_parts(%x: tensor<3x9x9x256xf32>, %dy: tensor<3x5x5x64xf32>) -> tensor<1x1x256x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<3x9x9x256xf32>, tensor<3x5x5x64xf32> -> tensor<1x1x256x64xf32>
+  return %dw : tensor<1x1x256x64xf32>
 }

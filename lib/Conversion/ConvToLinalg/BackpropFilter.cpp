@@ -706,12 +706,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   }
 
   /// Cuts the output positions of the tap at `ivs` that only read zero
-  /// padding from its input window `x` and from `dy`, along every spatial
-  /// dimension but the last (docs/Lowering.md §2.5): the products with the
-  /// padding are not computed. The last dimension is the register tiles'
-  /// reduction and stays static; the first stays whole when the window is
-  /// a block of its rows (`rowBlocks`). Dimensions where no tap reads
-  /// padding stay static.
+  /// padding from its input window `x` and from `dy`, along every padded
+  /// spatial dimension (docs/Lowering.md §2.5): the products with the
+  /// padding are not computed. The last dimension (the register tiles'
+  /// reduction) only when it is at most kMaxCutLastDim long; the first
+  /// stays whole when the window is a block of its rows (`rowBlocks`).
+  /// Dimensions where no tap reads padding stay static.
   void trimPaddingRows(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g,
                        ArrayRef<Value> ivs, bool rowBlocks, Value &x,

@@ -210,6 +210,16 @@ double BackpropFilterGeometry::flops() const {
          static_cast<double>(batch) * product(outSpatial);
 }
 
+std::pair<int64_t, int64_t>
+BackpropFilterGeometry::tapInputRange(int64_t d, int64_t k) const {
+  int64_t s = strides[d], first = padBefore[d] - k * dilations[d];
+  int64_t lo = std::clamp<int64_t>(first > 0 ? (first + s - 1) / s : 0, 0,
+                                   outSpatial[d]);
+  int64_t last = inputSpatial[d] - 1 + first; // o * s <= last
+  int64_t hi = last < 0 ? 0 : std::min(outSpatial[d], last / s + 1);
+  return {lo, std::max(lo, hi)};
+}
+
 namespace {
 
 /// Everything but the out_backprop checks; fills the geometry's outSpatial

@@ -1658,3 +1658,49 @@ TEST(TransposeErrors, KernelSpatialZero) {
                                                 "dimension 0 (W) (dimension 0)"),
                              testing::HasSubstr("must be >= 1, got 0")));
 }
+
+// tapInputRange (the padding cuts of docs/Lowering.md §2.5) against its
+// definition: the output positions o with o*s + k*dil - padBefore inside
+// the input, found by trying every o; the range must be exactly those.
+TEST(BackpropFilterGeometry, TapInputRangeMatchesDefinition) {
+  int64_t checked = 0, partial = 0, empty = 0;
+  for (int64_t in = 1; in <= 9; ++in)
+    for (int64_t s = 1; s <= 3; ++s)
+      for (int64_t dil = 1; dil <= 3; ++dil)
+        for (int64_t pb = 0; pb <= 4; ++pb)
+          for (int64_t out = 1; out <= 8; ++out)
+            for (int64_t k = 0; k < 4; ++k) {
+              BackpropFilterGeometry g;
+              g.numSpatialDims = 1;
+              g.inputSpatial = {in};
+              g.outSpatial = {out};
+              g.strides = {s};
+              g.dilations = {dil};
+              g.padBefore = {pb};
+              auto [lo, hi] = g.tapInputRange(0, k);
+              int64_t first = out, last = -1;
+              for (int64_t o = 0; o < out; ++o) {
+                int64_t i = o * s + k * dil - pb;
+                if (i >= 0 && i < in) {
+                  first = std::min(first, o);
+                  last = std::max(last, o);
+                }
+              }
+              SCOPED_TRACE(::testing::Message()
+                           << "in " << in << " s " << s << " dil " << dil
+                           << " pb " << pb << " out " << out << " k " << k);
+              if (last < 0) {
+                EXPECT_EQ(lo, hi);
+                ++empty;
+              } else {
+                EXPECT_EQ(lo, first);
+                EXPECT_EQ(hi, last + 1);
+                partial += lo > 0 || hi < out;
+              }
+              ++checked;
+            }
+  // The sweep covers full, partial and empty ranges.
+  EXPECT_GT(partial, 0);
+  EXPECT_GT(empty, 0);
+  EXPECT_GT(checked - partial - empty, 0);
+}

@@ -131,6 +131,10 @@ struct BackpropFilterGeometry {
   Shape filterShape() const;      // [spatial..., Cin/groups, Cout]
   /// 2 * Cout * Cf * prod(k) * batch * prod(out).
   double flops() const;
+  /// The output positions [lo, hi) along spatial dimension `d` at which tap
+  /// `k` reads the input (o*s + k*dil - padBefore in [0, in)); the others
+  /// read zero padding. Empty (lo == hi) when the tap reads none.
+  std::pair<int64_t, int64_t> tapInputRange(int64_t d, int64_t k) const;
 };
 
 /// Validates every rule of spec §1.3/§1.4/§1.6 that applies to our op (ranks,

@@ -693,18 +693,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return acc;
   }
 
-  /// Tap `k`'s output positions along spatial dimension `d` that read the
-  /// input (the others read zero padding): [lo, hi), possibly empty.
-  static std::pair<int64_t, int64_t>
-  validRange(const convgen::BackpropFilterGeometry &g, int64_t d, int64_t k) {
-    int64_t s = g.strides[d], first = g.padBefore[d] - k * g.dilations[d];
-    int64_t lo = std::clamp<int64_t>(
-        first > 0 ? (first + s - 1) / s : 0, 0, g.outSpatial[d]);
-    int64_t last = g.inputSpatial[d] - 1 + first; // o * s <= last
-    int64_t hi = last < 0 ? 0 : std::min(g.outSpatial[d], last / s + 1);
-    return {lo, std::max(lo, hi)};
-  }
-
   /// Cuts the output positions of the tap at `ivs` that only read zero
   /// padding from its input window `x` and from `dy`, along every padded
   /// spatial dimension (docs/Lowering.md §2.5): the products with the
@@ -726,7 +714,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       // ranges, which the code generator does not tile).
       bool padded = false, reads = true;
       for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
-        auto [lo, hi] = validRange(g, d, k);
+        auto [lo, hi] = g.tapInputRange(d, k);
         padded |= lo > 0 || hi < g.outSpatial[d];
         reads &= hi > lo;
       }
@@ -736,7 +724,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       int64_t out = g.outSpatial[d];
       AffineExpr k = getAffineDimExpr(0, ctx);
       AffineExpr zero = getAffineConstantExpr(0, ctx);
-      // lo = min(out, max(0, ceil((pb - k*dil) / s)))
+      // BackpropFilterGeometry::tapInputRange with the tap index as an SSA
+      // value: lo = min(out, max(0, ceil((pb - k*dil) / s)))
       OpFoldResult lo = affine::makeComposedFoldedAffineMax(
           rewriter, loc, AffineMap::get(1, 0, {zero, (pb - k * dil).ceilDiv(s)}, ctx),
           {OpFoldResult(ivs[d])});
@@ -765,19 +754,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           AffineMap::get(1, 0, {getAffineConstantExpr(out, ctx), k}, ctx),
           {size});
       int64_t dim = spatialDim(g.layout, d);
-      auto cut = [&](Value v) -> Value {
-        auto type = cast<RankedTensorType>(v.getType());
-        SmallVector<OpFoldResult> offsets(type.getRank(),
-                                          rewriter.getIndexAttr(0)),
-            sizes = tensor::getMixedSizes(rewriter, loc, v),
-            strides(type.getRank(), rewriter.getIndexAttr(1));
-        offsets[dim] = lo;
-        sizes[dim] = size;
-        return tensor::ExtractSliceOp::create(rewriter, loc, v, offsets, sizes,
-                                              strides);
-      };
-      x = cut(x);
-      dy = cut(dy);
+      x = extractDimSlice(rewriter, loc, x, dim, lo, size).value;
+      dy = extractDimSlice(rewriter, loc, dy, dim, lo, size).value;
     }
   }
 
@@ -828,17 +806,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           rewriter, loc, rewriter.getAffineDimExpr(0) * width,
           {OpFoldResult(ivs.back())});
       ivs.pop_back();
-      int64_t cdimDy = channelDim(g.layout, n);
-      auto dyType = cast<RankedTensorType>(dy.getType());
-      SmallVector<OpFoldResult> offsets(dyType.getRank(),
-                                        rewriter.getIndexAttr(0)),
-          sizes, strides(dyType.getRank(), rewriter.getIndexAttr(1));
-      for (int64_t s : dyType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(s));
-      offsets[cdimDy] = coOffset;
-      sizes[cdimDy] = rewriter.getIndexAttr(width);
-      dy = tensor::ExtractSliceOp::create(rewriter, loc, dy, offsets, sizes,
-                                          strides);
+      dy = extractDimSlice(rewriter, loc, dy, channelDim(g.layout, n),
+                           coOffset, width)
+               .value;
     }
     Value iter = forall.getRegionIterArgs()[0];
 
@@ -846,18 +816,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t rank = n + 2;
     Value x = tapWindow(rewriter, loc, g, window, ivs);
     trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy);
-    if (rowSplit) {
-      int64_t cdimX = channelDim(g.layout, n);
-      auto xType = cast<RankedTensorType>(x.getType());
-      SmallVector<OpFoldResult> offsets(xType.getRank(),
-                                        rewriter.getIndexAttr(0)),
-          sizes = tensor::getMixedSizes(rewriter, loc, x),
-          strides(xType.getRank(), rewriter.getIndexAttr(1));
-      offsets[cdimX] = ciOffset;
-      sizes[cdimX] = rewriter.getIndexAttr(rowsPer);
-      x = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets, sizes,
-                                         strides);
-    }
+    if (rowSplit)
+      x = extractDimSlice(rewriter, loc, x, channelDim(g.layout, n), ciOffset,
+                          rowsPer)
+              .value;
 
     // This tap's [Cf, Cout] slice of dW.
     SmallVector<OpFoldResult> wOffsets, wSizes, wStrides(rank, rewriter.getIndexAttr(1));

@@ -29,20 +29,22 @@ Value createZeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 }
 
 DimSlice extractDimSlice(OpBuilder &b, Location loc, Value v, int64_t dim,
-                         OpFoldResult offset, int64_t size) {
-  auto type = cast<RankedTensorType>(v.getType());
-  int64_t rank = type.getRank();
+                         OpFoldResult offset, OpFoldResult size) {
+  int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
   DimSlice slice;
   slice.offsets.assign(rank, b.getIndexAttr(0));
   slice.strides.assign(rank, b.getIndexAttr(1));
   slice.offsets[dim] = offset;
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] = size;
-  for (int64_t d : shape)
-    slice.sizes.push_back(b.getIndexAttr(d));
-  slice.value = tensor::ExtractSliceOp::create(
-      b, loc, type.clone(shape), v, slice.offsets, slice.sizes, slice.strides);
+  slice.sizes = tensor::getMixedSizes(b, loc, v);
+  slice.sizes[dim] = size;
+  slice.value = tensor::ExtractSliceOp::create(b, loc, v, slice.offsets,
+                                               slice.sizes, slice.strides);
   return slice;
+}
+
+DimSlice extractDimSlice(OpBuilder &b, Location loc, Value v, int64_t dim,
+                         OpFoldResult offset, int64_t size) {
+  return extractDimSlice(b, loc, v, dim, offset, b.getIndexAttr(size));
 }
 
 Value castElements(OpBuilder &b, Location loc, Value tensor,

@@ -29,7 +29,10 @@ struct DimSlice {
   SmallVector<OpFoldResult> offsets, sizes, strides;
 };
 
-/// v[..., offset : offset + size, ...] along dimension `dim`.
+/// v[..., offset : offset + size, ...] along dimension `dim` (the other
+/// dimensions whole; `v` and `size` may be dynamic).
+DimSlice extractDimSlice(OpBuilder &b, Location loc, Value v, int64_t dim,
+                         OpFoldResult offset, OpFoldResult size);
 DimSlice extractDimSlice(OpBuilder &b, Location loc, Value v, int64_t dim,
                          OpFoldResult offset, int64_t size);
 

@@ -120,6 +120,10 @@ constexpr int64_t kWholeRowL1Eighths = 7;
 /// smaller one costs about as much as the fork.
 constexpr int64_t kMinThreadedRelayout = 64 * 1024;
 
+/// The most rows of a filter gradient's register tile when all its rows fit
+/// one tile (see tileOne).
+constexpr int64_t kMaxRegisterTileRows = 12;
+
 /// Marks the innermost tiles that are to be vectorized.
 constexpr llvm::StringLiteral kVectorizeAttr = "conv.vectorize";
 
@@ -149,6 +153,8 @@ private:
   RegisterTile registerTile(Type accType, int64_t defaultChunk) const;
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
+  linalg::GenericOp fuseInputPack(RewriterBase &rewriter,
+                                  linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
@@ -357,6 +363,48 @@ SmallVector<int64_t> loopRangeBounds(linalg::GenericOp op) {
   return ranges;
 }
 
+/// The row-gather pack (docs/Lowering.md §2.3) that `rows`, a filter
+/// gradient's row operand, reads through an extract_slice and a
+/// collapse_shape (each optional), with its leading dimensions' count `lead`
+/// ([b, o...]), and whether its runs are unit-stride reads of a
+/// single-channel input (its last input index `o_last + kf`: consecutive
+/// output positions read consecutive input values).
+struct RowPack {
+  linalg::GenericOp pack;
+  tensor::CollapseShapeOp collapse;
+  int64_t lead = 0;
+  bool unitStrideRuns = false;
+};
+std::optional<RowPack> findRowPack(Value rows) {
+  RowPack result;
+  if (auto slice = rows.getDefiningOp<tensor::ExtractSliceOp>())
+    rows = slice.getSource();
+  result.lead = cast<RankedTensorType>(rows.getType()).getRank() - 1;
+  result.collapse = rows.getDefiningOp<tensor::CollapseShapeOp>();
+  if (result.collapse)
+    rows = result.collapse.getSrc();
+  result.pack = rows.getDefiningOp<linalg::GenericOp>();
+  if (!result.pack || result.pack.getNumDpsInputs() != 1 ||
+      result.pack.getNumDpsInits() != 1)
+    return std::nullopt;
+  auto role = result.pack->getAttrOfType<StringAttr>(kRoleAttrName);
+  if (!role || role.getValue() != kRoleRowGather)
+    return std::nullopt;
+  int64_t packRank = result.pack.getNumLoops();
+  if (result.lead < 1 || result.lead >= packRank ||
+      (result.collapse ? result.collapse.getReassociationIndices().size()
+                       : size_t(packRank)) != size_t(result.lead + 1))
+    return std::nullopt;
+  MLIRContext *ctx = rows.getContext();
+  AffineMap inputMap = result.pack.getIndexingMapsArray()[0];
+  result.unitStrideRuns =
+      inputMap.getNumResults() > 0 &&
+      inputMap.getResults().back() ==
+          getAffineDimExpr(result.lead - 1, ctx) +
+              getAffineDimExpr(packRank - 1, ctx);
+  return result;
+}
+
 LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                         linalg::GenericOp op) {
   auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
@@ -453,6 +501,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         coBlock == ranges[co] &&
         blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk)
       blockBudget = std::max(blockBudget, l2 / 8);
+    // Rows packed by each block from a single-channel input (fuseInputPack,
+    // transposed): blocks of an eighth of the L1. Measured with 1 thread
+    // (16 x 48 x 480 -> 16 channels 3x3: 40 positions 88-93 GFLOP/s, 80
+    // positions 78-81, 160 positions 65-67; 8 x 64 x 256 -> 32 channels
+    // 5x5: 16 positions 93-95, 32 positions 96-98, 64 positions 90-94).
+    std::optional<RowPack> rowPack = findRowPack(op.getDpsInputs()[0]);
+    if (rowPack && rowPack->unitStrideRuns)
+      blockBudget = l1 / 8;
     if (grouped) {
       rowBytes *= ranges[0];
       for (int64_t d = 1; d < numLoops; ++d)
@@ -496,6 +552,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     inner[ci] = t.rows;
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
+    // Rows that all fit one register tile (its column vectors, one operand
+    // register per column vector and a broadcast register) are one tile:
+    // 9 rows of one vector as 8 + 1, the 1-row tile was a chain of
+    // dependent FMAs on a single accumulator (16 x 48 x 480 -> 16 channels
+    // 3x3: 47 -> 57 GFLOP/s with 1 thread).
+    {
+      unsigned regs =
+          numVectorRegisters ? numVectorRegisters : host.numRegisters;
+      int64_t cols = std::min(inner[co], ranges[co]);
+      int64_t colVectors =
+          std::max<int64_t>(1, (cols + lanes(accType) - 1) / lanes(accType));
+      int64_t fit = (static_cast<int64_t>(regs) - colVectors - 1) / colVectors;
+      if (!registerTileRows && ranges[ci] > t.rows &&
+          ranges[ci] <= std::min(fit, kMaxRegisterTileRows))
+        inner[ci] = ranges[ci];
+    }
     colsDim = co;
     inner[last] = t.reductionChunk;
     // A range cut to the tap's positions that read the input (dynamic, at
@@ -924,10 +996,186 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   return true;
 }
 
+/// A cache block of a tiny-Cin filter gradient (docs/Lowering.md §2.3)
+/// reads its rows from the pack, a copy of every output position's window
+/// ([b, o..., kf..., ci], collapsed to [b, o..., rows]) made in one pass
+/// over the whole input before the contraction. That pack is several times
+/// the input's size and, with out_backprop, streams from memory: a 16 x 48
+/// x 480 single-channel 3x3 layer wrote and re-read a 13 MiB pack beside
+/// its 24 MiB out_backprop. Here the block packs its own positions instead,
+/// into a scratch tensor that stays in the L1 while the block's register
+/// tiles read it (the scratch is allocated once, outside the block loops:
+/// at the start of the enclosing scf.forall body, or of the function). The
+/// whole pack is left without uses and erased as dead code. Only static
+/// blocks of a row-gather pack are fused.
+linalg::GenericOp TileAndVectorize::fuseInputPack(RewriterBase &rewriter,
+                                                  linalg::GenericOp op) {
+  auto slice = op.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSourceType().getRank() != slice.getType().getRank() ||
+      !slice.hasUnitStride())
+    return op;
+  std::optional<RowPack> found = findRowPack(slice);
+  // The slice's leading dimensions [b, o...] are the pack's; its last one
+  // (the rows) is whole and covers the pack's trailing dimensions.
+  if (!found || !isConstantIntValue(slice.getMixedOffsets().back(), 0) ||
+      slice.getType().getShape().back() !=
+          slice.getSourceType().getShape().back())
+    return op;
+  // The block's sizes, static in every block: a peeled remainder block
+  // (`range - iv` positions, in a loop of one iteration) has its loop
+  // promoted first so that its size folds to a constant.
+  for (Operation *parent = op->getParentOp();
+       parent && !isa<scf::ForallOp, FunctionOpInterface>(parent);) {
+    Operation *next = parent->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (trips && *trips == 1)
+        (void)loop.promoteIfSingleIteration(rewriter);
+    }
+    parent = next;
+  }
+  SmallVector<int64_t> sliceShape;
+  for (OpFoldResult size : slice.getMixedSizes()) {
+    FailureOr<int64_t> value = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(size));
+    if (failed(value))
+      return op;
+    sliceShape.push_back(*value);
+  }
+  linalg::GenericOp pack = found->pack;
+  tensor::CollapseShapeOp collapse = found->collapse;
+  int64_t lead = found->lead;
+  auto packType = cast<RankedTensorType>(pack.getResult(0).getType());
+  int64_t packRank = packType.getRank();
+  SmallVector<OpFoldResult> offsets, sizes;
+  SmallVector<int64_t> tileShape;
+  for (int64_t d = 0; d < lead; ++d) {
+    offsets.push_back(slice.getMixedOffsets()[d]);
+    sizes.push_back(rewriter.getIndexAttr(sliceShape[d]));
+    tileShape.push_back(sliceShape[d]);
+  }
+  for (int64_t d = lead; d < packRank; ++d) {
+    offsets.push_back(rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(packType.getShape()[d]));
+    tileShape.push_back(packType.getShape()[d]);
+  }
+  // Unit-stride runs of a single-channel input: the scratch is packed
+  // transposed, [rows, b, o...]. Each of its rows is then a contiguous copy
+  // of a run of the input (whole vectors, instead of one short run per
+  // output position), and the register tiles broadcast their row operands
+  // from it all the same.
+  MLIRContext *ctx = rewriter.getContext();
+  bool transposed = found->unitStrideRuns;
+  SmallVector<int64_t> scratchShape(tileShape);
+  if (transposed)
+    std::rotate(scratchShape.begin(), scratchShape.begin() + lead,
+                scratchShape.end());
+
+  // The scratch: outside every loop of the block, inside the thread's body.
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (auto forall = op->getParentOfType<scf::ForallOp>())
+    rewriter.setInsertionPointToStart(forall.getBody());
+  else
+    rewriter.setInsertionPointToStart(
+        &op->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+  Value scratch = tensor::EmptyOp::create(rewriter, pack.getLoc(),
+                                          scratchShape,
+                                          packType.getElementType());
+
+  rewriter.setInsertionPoint(op);
+  FailureOr<TilingResult> tiled =
+      cast<TilingInterface>(pack.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return op;
+  auto packTile = cast<linalg::GenericOp>(tiled->tiledOps.front());
+  if (transposed) {
+    // Same loops and input; the output indexed [kf..., b, o...].
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = lead; d < packRank; ++d)
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    for (int64_t d = 0; d < lead; ++d)
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<AffineMap> maps{
+        packTile.getIndexingMapsArray()[0],
+        AffineMap::get(packRank, 0, outExprs, ctx)};
+    auto transposedTile = linalg::GenericOp::create(
+        rewriter, pack.getLoc(), TypeRange{scratch.getType()},
+        ValueRange{packTile.getDpsInputs()[0]}, ValueRange{scratch}, maps,
+        packTile.getIteratorTypesArray(),
+        [](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, args[0]);
+        });
+    rewriter.eraseOp(packTile);
+    packTile = transposedTile;
+  } else {
+    rewriter.modifyOpInPlace(
+        packTile, [&] { packTile.getDpsInitsMutable()[0].set(scratch); });
+  }
+  Value rows = packTile.getResult(0);
+  if (collapse && !transposed)
+    rows = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(), rows, collapse.getReassociationIndices());
+  if (transposed && packRank - lead > 1) {
+    SmallVector<ReassociationIndices> reassociation(1);
+    for (int64_t d = 0; d < packRank - lead; ++d)
+      reassociation[0].push_back(d);
+    for (int64_t d = packRank - lead; d < packRank; ++d)
+      reassociation.push_back({d});
+    rows = tensor::CollapseShapeOp::create(rewriter, op.getLoc(), rows,
+                                           reassociation);
+  }
+  if (!transposed && rows.getType() != slice.getType()) {
+    if (!tensor::CastOp::areCastCompatible(rows.getType(), slice.getType())) {
+      rewriter.eraseOp(packTile);
+      return op;
+    }
+    rows = tensor::CastOp::create(rewriter, op.getLoc(), slice.getType(), rows);
+  }
+  linalg::GenericOp result = op;
+  if (transposed) {
+    // The contraction reads the rows from the scratch's first dimension.
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    ArrayRef<AffineExpr> e = maps[0].getResults();
+    SmallVector<AffineExpr> rotated{e.back()};
+    rotated.append(e.begin(), e.end() - 1);
+    maps[0] = AffineMap::get(maps[0].getNumDims(), 0, rotated, ctx);
+    result = linalg::GenericOp::create(
+        rewriter, op.getLoc(), op->getResultTypes(),
+        ValueRange{rows, op.getDpsInputs()[1]}, op.getDpsInits(), maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), result.getRegion(),
+                                result.getRegion().begin());
+    result->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, result->getResults());
+  } else {
+    rewriter.modifyOpInPlace(op, [&] { op->setOperand(0, rows); });
+  }
+  for (Operation *dead : {slice.getOperation(),
+                          collapse ? collapse.getOperation() : nullptr,
+                          pack.getOperation()})
+    if (dead && dead->use_empty())
+      rewriter.eraseOp(dead);
+  if (!transposed) {
+    (void)tileRowGather(rewriter, packTile);
+    return result;
+  }
+  // One run of the input per (row, b, o_0..o_{n-2}), in vector chunks.
+  int64_t run = tileShape[lead - 1];
+  int64_t vector = lanes(packType.getElementType());
+  SmallVector<int64_t> packSizes(packRank, 1);
+  packSizes[lead - 1] = run <= 4 * vector ? 0 : 2 * vector;
+  (void)tileForVectorization(rewriter, packTile, packSizes);
+  return result;
+}
+
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
   op->removeAttr(kInnerSizesAttr);
+  auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+  if (role && role.getValue() == kRoleDwTap)
+    op = fuseInputPack(rewriter, op);
   bool hoistEarly = op->hasAttr(kHoistEarlyAttr);
   op->removeAttr(kHoistEarlyAttr);
   SmallVector<int64_t> innerInterchange;
@@ -1017,8 +1265,6 @@ void TileAndVectorize::runOnOperation() {
   });
   for (linalg::GenericOp op : rowAdds)
     (void)tileRowAdd(rewriter, op);
-  for (linalg::GenericOp op : rowGathers)
-    (void)tileRowGather(rewriter, op);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;
@@ -1028,6 +1274,17 @@ void TileAndVectorize::runOnOperation() {
   });
   for (linalg::GenericOp op : blocked)
     (void)tileInner(rewriter, op);
+  // The row gathers that no cache block packs itself (fuseInputPack erased
+  // those) copy their whole tensor up front.
+  rowGathers.clear();
+  func.walk([&](linalg::GenericOp op) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+    if (role && role.getValue() == kRoleRowGather &&
+        !op->hasAttr(kVectorizeAttr))
+      rowGathers.push_back(op);
+  });
+  for (linalg::GenericOp op : rowGathers)
+    (void)tileRowGather(rewriter, op);
 
   // Simplify the peeled loops' bounds and slices before looking at shapes.
   auto canonicalize = [&](RewritePatternSet &patterns) {

@@ -195,17 +195,57 @@ func.func @depth_to_space(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>)
 // Tiny-Cin filter gradient (ResNet's 7x7 stem, stride 2): each leading tap's
 // pack is a row gather of the window viewed as [b, h, w * ci]; it is copied
 // one run of 7 x 3 = 21 values at a time, at input offset 2 * 3 * ow, as one
-// vector<21xf32> read and write (no scalar element loop).
+// vector<21xf32> read and write (no scalar element loop). Each cache block
+// (one batch item) packs its own rows, into a scratch tensor made once per
+// tap (fuseInputPack), just before its register tiles read them.
 // CHECK-LABEL: func.func @row_gather
 // CHECK:         scf.forall (%{{.*}}) in (7)
+// CHECK:           %[[SCRATCH:.+]] = tensor.empty() : tensor<1x6x6x21xf32>
 // CHECK:           tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x6x17x3xf32> into tensor<2x6x51xf32>
-// CHECK:           scf.for %{{.*}} = %c0 to %c6 step %c1
-// CHECK:             scf.for %[[OW:[a-z0-9]+]] = %c0 to %c6 step %c1
-// CHECK:               %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 6)>(%[[OW]])
-// CHECK:               %[[SEG:.+]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %[[OFF]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<21xf32>
-// CHECK:               vector.transfer_write %[[SEG]], %{{.*}}[%{{.*}}, %{{.*}}, %[[OW]], %c0] {in_bounds = [true]} : vector<21xf32>, tensor<2x6x6x21xf32>
-// CHECK:           vector.contract
+// CHECK:           scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
+// CHECK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
+// CHECK:               scf.for %[[OW:[a-z0-9]+]] = %c0 to %c6 step %c1
+// CHECK:                 %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 6)>(%[[OW]])
+// CHECK:                 %[[SEG:.+]] = vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %[[OFF]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<21xf32>
+// CHECK:                 vector.transfer_write %[[SEG]], %{{.*}}[%c0, %{{.*}}, %[[OW]], %c0] {in_bounds = [true]} : vector<21xf32>, tensor<1x6x6x21xf32>
+// CHECK:             vector.transfer_read %[[PACKED]]
+// CHECK:             vector.contract
+// CHECK-NOT:     tensor<2x6x6x21xf32>
 func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> tensor<7x7x3x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x17x17x3xf32>, tensor<2x6x6x16xf32> -> tensor<7x7x3x16xf32>
   return %dw : tensor<7x7x3x16xf32>
+}
+
+// -----
+
+// Single-channel input, unit stride (a 3x3 layer on a 1-channel image):
+// consecutive output positions read consecutive input values, so each
+// block's scratch is packed transposed, [tap rows, b, oh, ow]: one
+// contiguous 16-value run per (tap, output row) instead of a 3-value run
+// per position. The blocks are 3 and 2 output rows (8 = 3 + 3 + 2; the
+// last block's loop of one iteration is promoted so its size is static),
+// each with its own scratch. The 9 tap rows of one 8-lane vector are a
+// single 9-row register tile (not 6 + 3).
+// CHECK-LABEL: func.func @single_channel_transposed_pack
+// CHECK-DAG:     %[[TAIL:.+]] = tensor.empty() : tensor<3x3x1x2x16xf32>
+// CHECK-DAG:     %[[SCRATCH:.+]] = tensor.empty() : tensor<3x3x1x3x16xf32>
+// CHECK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
+// CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c3
+// CHECK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
+// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                   vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<16xf32>
+// CHECK:                   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<3x3x1x3x16xf32>
+// CHECK:             %[[ROWS:.+]] = tensor.collapse_shape %[[PACKED]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<3x3x1x3x16xf32> into tensor<9x1x3x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:                 vector.transfer_read %[[ROWS]]{{.*}} : tensor<9x1x3x16xf32>, vector<9x8xf32>
+// CHECK:                 vector.contract {{.*}} : vector<9x8xf32>, vector<8x8xf32> into vector<9x8xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[TAIL]])
+// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<3x3x1x2x16xf32>
+// CHECK:           vector.contract {{.*}} : vector<9x8xf32>, vector<8x8xf32> into vector<9x8xf32>
+// CHECK-NOT:     tensor<2x8x16x3x3xf32>
+func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<2x8x16x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x16x1xf32>, tensor<2x8x16x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
 }

@@ -62,6 +62,17 @@
 // transpose 9 x 14 and 6 x 7 bf16 tiles, as i16 (LLVM 22 miscompiled the
 // bf16 lane shuffles: results around 1e37).
 // RUN: conv-run %s --entry nchw_bf16_relayout_groups --check --seed 20 | FileCheck %s --check-prefix=BF16
+// Single-channel inputs with unit stride: each cache block packs its own
+// rows, transposed (conv-cpu-tile-and-vectorize, fuseInputPack), including
+// a peeled partial block (100 positions a row); 2-D SAME and 1-D VALID,
+// with 1 and 2 threads, bit-identical across thread counts.
+// RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=1 --output %t.sseq.npy
+// RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=2 --output %t.spar.npy
+// RUN: cmp %t.sseq.npy %t.spar.npy
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -207,4 +218,18 @@ func.func @nhwc_f32_row_parts(%x: tensor<3x9x9x256xf32>, %dy: tensor<3x5x5x64xf3
           strides = [2, 2] dilations = [1, 1]
           : tensor<3x9x9x256xf32>, tensor<3x5x5x64xf32> -> tensor<1x1x256x64xf32>
   return %dw : tensor<1x1x256x64xf32>
+}
+
+func.func @nhwc_f32_single_channel(%x: tensor<3x20x100x1xf32>, %dy: tensor<3x20x100x16xf32>) -> tensor<3x3x1x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<3x20x100x1xf32>, tensor<3x20x100x16xf32> -> tensor<3x3x1x16xf32>
+  return %dw : tensor<3x3x1x16xf32>
+}
+
+func.func @nwc_f32_single_channel(%x: tensor<4x1000x1xf32>, %dy: tensor<4x992x24xf32>) -> tensor<9x1x24xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID
+          strides = [1] dilations = [1]
+          : tensor<4x1000x1xf32>, tensor<4x992x24xf32> -> tensor<9x1x24xf32>
+  return %dw : tensor<9x1x24xf32>
 }

@@ -54,6 +54,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "and columns), always, never; columns: "
            "one GEMM over all (tap, output channel) columns, then per-tap "
            "adds (channels last; auto picks it for <= 4 output channels)">,
+    Option<"transposeTapsOverhead", "transpose-taps-overhead", "double",
+           /*default=*/"1.25",
+           "With transpose-per-tap=auto: lower conv.transpose tap by tap when "
+           "the phases would compute more than this many times the useful "
+           "products (the rest multiply padding) and the kernel has at most "
+           "64 taps">,
     Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",
            /*default=*/"0",
            "Filter gradients whose input window and out_backprop exceed this "

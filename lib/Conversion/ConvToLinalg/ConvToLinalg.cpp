@@ -45,7 +45,7 @@ struct ConvertConvToLinalgPass
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion
                                           : TransposeLowering::Phase,
-                                      *taps);
+                                      *taps, transposeTapsOverhead);
     ConversionTarget target(getContext());
     target.addIllegalDialect<ConvDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -373,8 +373,9 @@ SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
-                    TransposeTaps taps)
-      : OpRewritePattern(ctx), lowering(lowering), taps(taps) {}
+                    TransposeTaps taps, double tapsOverhead)
+      : OpRewritePattern(ctx), lowering(lowering), taps(taps),
+        tapsOverhead(tapsOverhead) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -401,7 +402,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       else if (taps == TransposeTaps::Auto && preferDepthToSpace(g))
         out = lowerByDepthToSpace(rewriter, loc, op, g);
       else if (taps == TransposeTaps::Always ||
-               (taps == TransposeTaps::Auto && preferTaps(g)))
+               (taps == TransposeTaps::Auto && preferTaps(g, tapsOverhead)))
         out = lowerByTaps(rewriter, loc, op, g, out);
       else
         out = lowerByPhases(rewriter, loc, op, g, out);
@@ -415,9 +416,15 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// sum_m (input rows of tap m that land in the output) are useful. When
   /// that overhead is large (small inputs: GAN generators' first layers, 3-D
   /// "valid" up-convolutions) and the kernel has few taps, the per-tap
-  /// lowering computes exactly the useful products instead.
-  static bool preferTaps(const convgen::TransposeGeometry &g) {
-    constexpr double kMaxOverhead = 1.25;
+  /// lowering computes exactly the useful products instead, at the cost of
+  /// more code (one contraction per box of tap segments). `maxOverhead`
+  /// (option transpose-taps-overhead, default 1.25): with 1.08, DCGAN's 8x8
+  /// -> 16x16 4x4 layer (overhead 1.14) ran 9 % faster and a dilated 16x16
+  /// -> 32x32 3x3 layer (1.09) 10 %, but their first-call compile time rose
+  /// from 195 / 90 ms to 371 / 335 ms; 16x16 -> 32x32 4x4 (1.07) ran 10 %
+  /// slower per tap.
+  static bool preferTaps(const convgen::TransposeGeometry &g,
+                         double maxOverhead) {
     constexpr int64_t kMaxTaps = 64; // one linalg.generic per tap
     double computed = 1, useful = 1;
     int64_t taps = 1;
@@ -438,7 +445,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       useful *= static_cast<double>(u);
       taps *= g.kernelSpatial[d];
     }
-    return taps <= kMaxTaps && computed > kMaxOverhead * useful;
+    return taps <= kMaxTaps && computed > maxOverhead * useful;
   }
 
   /// A kernel equal to its stride in every dimension, no crop, dilation 1
@@ -1413,6 +1420,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
 
   TransposeLowering lowering;
   TransposeTaps taps;
+  double tapsOverhead;
 };
 
 } // namespace
@@ -1432,6 +1440,8 @@ mlir::conv::parseTransposeTaps(llvm::StringRef value) {
 
 void mlir::conv::populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                                    TransposeLowering lowering,
-                                                   TransposeTaps taps) {
-  patterns.add<TransposeToLinalg>(patterns.getContext(), lowering, taps);
+                                                   TransposeTaps taps,
+                                                   double tapsOverhead) {
+  patterns.add<TransposeToLinalg>(patterns.getContext(), lowering, taps,
+                                  tapsOverhead);
 }

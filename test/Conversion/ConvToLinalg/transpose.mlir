@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --implicit-check-not=conv.transpose
+// RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.08 --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=LOW
 // RUN: conv-opt %s --convert-conv-to-linalg=zero-insertion-transpose --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZI --implicit-check-not=conv.transpose
 
 // k = 3, stride 2, same (crop 0): 2 x 2 phases with 2x2, 2x1, 1x2, 1x1
@@ -42,6 +43,15 @@
 // ZI:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x5xf32>) outs(%{{.*}} : tensor<1x8x8x5xf32>) attrs = {conv.role = "transpose_phase"}
 // ZI-NOT:     conv.role
 // ZI:         return
+// With transpose-taps-overhead=1.08 (default 1.25) the same op is lowered
+// tap by tap: its phases would compute 12 x 12 products per (ci, co) pair
+// where 11 x 11 are useful (ratio 1.19): 9 taps in 2 x 2 boxes of
+// segments, 4 contractions, no padding.
+// LOW-LABEL: func.func @phases_k3_s2
+// LOW-NOT:     tensor.pad
+// LOW-COUNT-4: conv.role = "transpose_phase"
+// LOW-NOT:     conv.role
+// LOW:         return
 func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> tensor<1x8x8x5xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x3xf32>, tensor<3x3x5x3xf32> -> tensor<1x8x8x5xf32>
   return %y : tensor<1x8x8x5xf32>

@@ -114,9 +114,12 @@ enum class TransposeTaps {
 std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 
 /// conv.transpose -> linalg.
+/// `tapsOverhead`: with TransposeTaps::Auto, the ratio of the phases'
+/// products to the useful ones above which the op is lowered tap by tap.
 void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                        TransposeLowering lowering,
-                                       TransposeTaps taps = TransposeTaps::Auto);
+                                       TransposeTaps taps = TransposeTaps::Auto,
+                                       double tapsOverhead = 1.25);
 
 } // namespace mlir::conv
 

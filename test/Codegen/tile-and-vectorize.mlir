@@ -249,3 +249,18 @@ func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x16x1xf32>, tensor<2x8x16x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>
 }
+
+// -----
+
+// 3 channels x 3 x 3 taps = 27 rows, 8 output channels (one 8-lane vector):
+// the rows are not a multiple of the 6-row tile, so the tile takes the
+// fewest more rows that divide them: 3 tiles of 9 rows (not 6 + 6 + 6 + 6
+// + 3, whose 3-row remainder is latency-bound).
+// CHECK-LABEL: func.func @tiny_cin_even_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c27 step %c9
+// CHECK:           vector.contract {{.*}} : vector<4x9xf32>, vector<4x8xf32> into vector<9x8xf32>
+// CHECK-NOT:     vector<3x8xf32>
+func.func @tiny_cin_even_rows(%x: tensor<2x9x9x3xf32>, %dy: tensor<2x4x4x8xf32>) -> tensor<3x3x3x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x9x9x3xf32>, tensor<2x4x4x8xf32> -> tensor<3x3x3x8xf32>
+  return %dw : tensor<3x3x3x8xf32>
+}

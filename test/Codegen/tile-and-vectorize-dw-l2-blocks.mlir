@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
 
 // Reduction blocks of a filter gradient with wide rows (64 + 256 channels:
 // 1280 bytes per position), L1 32 KiB, L2 512 KiB.
@@ -74,4 +75,27 @@ func.func @dw_whole_row(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32
 func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32>) -> tensor<1x1x128x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x28x28x128xf32>, tensor<2x28x28x128xf32> -> tensor<1x1x128x128xf32>
   return %dw : tensor<1x1x128x128xf32>
+}
+
+// -----
+
+// 3x3, 512 -> 512 channels, AVX-512 (L1 32 KiB, L2 1 MiB): each tap's dW is
+// cut into 128 x 128 channel blocks, whose rows are 1 KiB a position, so
+// half the L1 would be 16 positions (2 reduction chunks: the register
+// tiles would reload their accumulators every 16 positions, 48 + 9 on
+// these 57-long rows). The block is sized for a sixteenth of the L2
+// instead: one whole row (57 = 7 x 8 + 1) per block.
+// AVX512-LABEL: func.func @dw_3x3_channel_blocks
+// AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c128
+// AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c128
+// AVX512:               scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// AVX512-NOT:             step %c16
+// AVX512:                 scf.for %{{.*}} = %c0 to %c128 step %c8
+// AVX512:                   scf.for %{{.*}} = %c0 to %c128 step %c32
+// AVX512:                     scf.for %{{.*}} = %c0 to %c56 step %c8
+// AVX512:                       vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x512xf32>) -> tensor<3x3x512x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x57x512xf32>, tensor<1x4x57x512xf32> -> tensor<3x3x512x512xf32>
+  return %dw : tensor<3x3x512x512xf32>
 }

@@ -537,12 +537,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         block = bl;
         break;
       }
-    // A filter with several taps and whole-dW tiles: a whole row that fits
-    // 7/8 of the L1 is one block. Cut into a half-L1 block and a remainder,
-    // every register tile would reload and store its accumulators twice per
-    // row (3x3 and 5x5 layers with 28- and 56-position rows: +5-20 %; 1x1
-    // and channel-blocked layers measured the same or slower).
-    if (block < ranges[last] && !singleContraction &&
+    // Whole-dW tiles: a whole row that fits 7/8 of the L1 is one block. Cut
+    // into a half-L1 block and a remainder, every register tile would
+    // reload and store its accumulators twice per row (3x3 and 5x5 layers
+    // with 28- and 56-position rows: +5-20 %; the 56-position rows of a
+    // 64 -> 64 1x1 layer, 32 + 24 before: +15 % with 1 thread, +3-6 % with
+    // 2; a tiny-Cin 3x3 s2 layer's 54-position rows: +8-15 % with 2
+    // threads. Channel-blocked layers measured the same or slower).
+    if (block < ranges[last] &&
         ciBlock == ranges[ci] && coBlock == ranges[co] &&
         ranges[last] * rowBytes <= l1 * kWholeRowL1Eighths / 8)
       block = ranges[last];

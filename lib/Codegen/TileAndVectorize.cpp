@@ -363,7 +363,7 @@ SmallVector<int64_t> loopRangeBounds(linalg::GenericOp op) {
   return ranges;
 }
 
-/// The row-gather pack (docs/Lowering.md §2.3) that `rows`, a filter
+/// The row-gather pack (docs/Lowering.md §2.1) that `rows`, a filter
 /// gradient's row operand, reads through an extract_slice and a
 /// collapse_shape (each optional), with its leading dimensions' count `lead`
 /// ([b, o...]), and whether its runs are unit-stride reads of a
@@ -1021,7 +1021,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   return true;
 }
 
-/// A cache block of a tiny-Cin filter gradient (docs/Lowering.md §2.3)
+/// A cache block of a tiny-Cin filter gradient (docs/Lowering.md §2.1)
 /// reads its rows from the pack, a copy of every output position's window
 /// ([b, o..., kf..., ci], collapsed to [b, o..., rows]) made in one pass
 /// over the whole input before the contraction. That pack is several times

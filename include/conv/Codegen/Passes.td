@@ -64,7 +64,15 @@ def ConvCPUTileAndVectorizePass
       cache line longer: its zero-padding `tensor.pad` is widened, or it is
       copied row by row into a `bufferization.alloc_tensor` (once, for all
       taps; a strided slice is gathered; only when the tap does >= 1024
-      FLOPs per element).
+      FLOPs per element). Channel-blocked multi-tap blocks of under four
+      chunks and single-channel packed rows get blocks of L2/16 and L1/8.
+      A tiny-Cin contraction whose rows come from a `row_gather` pack has
+      each static block pack its own rows into a scratch tensor made once
+      outside the block loops (transposed, [rows, b, o...], for a
+      single-channel input at unit stride); the whole pack is erased.
+      Rows that fit one register tile are one tile; rows that are not a
+      multiple of the tile's take the fewest more rows (up to 12) dividing
+      them.
     * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
       gives the number of tap loops when it is not the number of output
       dimensions): a ci cache block

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -350,6 +351,176 @@ struct TransposeBitsOf16BitFloats
   }
 };
 
+/// A contraction of bf16 operands (widened to f32) into f32 accumulators
+/// over a reduction of 2, `acc[m, n] += sum_k A[m, k] * B[k, n]` with the
+/// columns n a multiple of 16, as `x86vector.avx512.dot` (`vdpbf16ps`,
+/// AVX512-BF16): for each row m the pair A[m, 0..1] is broadcast as one
+/// 32-bit value to the 16 lanes, and each 16-column piece of B's two rows
+/// is interleaved into pairs (B[0, n], B[1, n]) (a shuffle of the bits, as
+/// i16: LLVM 22 miscompiles some bf16 shuffles). Per lane, vdpbf16ps adds
+/// A[m, 1] * B[1, n] and then A[m, 0] * B[0, n], each rounded like an FMA
+/// (denormal inputs and results flushed to zero).
+struct BF16PairContractionToDot
+    : public OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kLanes = 16;
+
+  /// The bf16 vector `value` is widened from, if any.
+  static Value bf16Source(Value value) {
+    auto ext = value.getDefiningOp<arith::ExtFOp>();
+    if (!ext)
+      return {};
+    auto type = dyn_cast<VectorType>(ext.getIn().getType());
+    return type && type.getElementType().isBF16() ? ext.getIn() : Value();
+  }
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    // (A masked contraction is a vector.mask region around it.)
+    if (op.getKind() != vector::CombiningKind::ADD ||
+        isa<vector::MaskOp>(op->getParentOp()))
+      return failure();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    if (!accType || !accType.getElementType().isF32() ||
+        accType.getRank() < 1 || accType.getRank() > 2)
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<int64_t> bounds;
+    op.getIterationBounds(bounds);
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    // One reduction dimension of 2; the accumulator indexed (m, n) or (n).
+    int64_t k = -1;
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it == vector::IteratorType::reduction) {
+        if (k >= 0)
+          return failure();
+        k = static_cast<int64_t>(d);
+      }
+    if (k < 0 || bounds[k] != 2 || !maps[2].isProjectedPermutation() ||
+        maps[2].getNumResults() != accType.getRank())
+      return failure();
+    int64_t n = maps[2].getDimPosition(accType.getRank() - 1);
+    int64_t m = accType.getRank() == 2 ? maps[2].getDimPosition(0) : -1;
+    if (bounds[n] % kLanes != 0 ||
+        static_cast<int64_t>(bounds.size()) != accType.getRank() + 1)
+      return failure();
+    // The broadcast operand is indexed by (m, k), the other by (k, n).
+    auto dims = [](AffineMap map) {
+      SmallVector<int64_t> d;
+      for (unsigned i = 0; i < map.getNumResults(); ++i)
+        d.push_back(map.getDimPosition(i));
+      return d;
+    };
+    if (!maps[0].isProjectedPermutation() || !maps[1].isProjectedPermutation())
+      return failure();
+    SmallVector<int64_t> lhsDims = dims(maps[0]), rhsDims = dims(maps[1]);
+    Value lhs = bf16Source(op.getLhs()), rhs = bf16Source(op.getRhs());
+    if (!lhs || !rhs)
+      return failure();
+    if (llvm::is_contained(lhsDims, n))
+      std::swap(lhs, rhs), std::swap(lhsDims, rhsDims);
+    SmallVector<int64_t> aWant = m >= 0 ? SmallVector<int64_t>{m, k}
+                                        : SmallVector<int64_t>{k};
+    SmallVector<int64_t> aWantT = m >= 0 ? SmallVector<int64_t>{k, m}
+                                         : SmallVector<int64_t>{k};
+    SmallVector<int64_t> bWant = {k, n}, bWantT = {n, k};
+    if ((lhsDims != aWant && lhsDims != aWantT) ||
+        (rhsDims != bWant && rhsDims != bWantT))
+      return failure();
+
+    Location loc = op.getLoc();
+    Type bf16 = rewriter.getBF16Type(), i16 = rewriter.getI16Type(),
+         i32 = rewriter.getI32Type();
+    if (m >= 0 && lhsDims != aWant)
+      lhs = vector::TransposeOp::create(rewriter, loc, lhs,
+                                        ArrayRef<int64_t>{1, 0});
+    if (rhsDims != bWant)
+      rhs = vector::TransposeOp::create(rewriter, loc, rhs,
+                                        ArrayRef<int64_t>{1, 0});
+    int64_t rows = m >= 0 ? bounds[m] : 1, cols = bounds[n];
+    int64_t pieces = cols / kLanes;
+    auto pairType = VectorType::get({2 * kLanes}, bf16);
+
+    // (B[0, n], B[1, n]) pairs, one vector per 16 columns.
+    SmallVector<Value> bPairs;
+    auto colBits = VectorType::get({cols}, i16);
+    Value b0 = vector::BitCastOp::create(
+        rewriter, loc, colBits,
+        vector::ExtractOp::create(rewriter, loc, rhs, int64_t(0)));
+    Value b1 = vector::BitCastOp::create(
+        rewriter, loc, colBits,
+        vector::ExtractOp::create(rewriter, loc, rhs, int64_t(1)));
+    for (int64_t p = 0; p < pieces; ++p) {
+      SmallVector<int64_t> mask;
+      for (int64_t j = 0; j < kLanes; ++j)
+        mask.append({p * kLanes + j, cols + p * kLanes + j});
+      Value bits = vector::ShuffleOp::create(rewriter, loc, b0, b1, mask);
+      bPairs.push_back(
+          vector::BitCastOp::create(rewriter, loc, pairType, bits));
+    }
+
+    Value result = op.getAcc();
+    for (int64_t r = 0; r < rows; ++r) {
+      Value pair = m >= 0 ? Value(vector::ExtractOp::create(rewriter, loc,
+                                                            lhs, r))
+                          : lhs;
+      Value word = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({1}, i32), pair);
+      Value splat = vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get({kLanes}, i32), word);
+      Value a = vector::BitCastOp::create(rewriter, loc, pairType, splat);
+      Value row = m >= 0 ? Value(vector::ExtractOp::create(rewriter, loc,
+                                                           op.getAcc(), r))
+                         : op.getAcc();
+      Value newRow = row;
+      for (int64_t p = 0; p < pieces; ++p) {
+        Value piece =
+            pieces == 1
+                ? row
+                : Value(vector::ExtractStridedSliceOp::create(
+                      rewriter, loc, row, ArrayRef<int64_t>{p * kLanes},
+                      ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1}));
+        Value dot = x86vector::DotBF16Op::create(rewriter, loc, piece.getType(),
+                                                 piece, a, bPairs[p]);
+        newRow = pieces == 1
+                     ? dot
+                     : Value(vector::InsertStridedSliceOp::create(
+                           rewriter, loc, dot, newRow,
+                           ArrayRef<int64_t>{p * kLanes},
+                           ArrayRef<int64_t>{1}));
+      }
+      result = m >= 0 ? Value(vector::InsertOp::create(rewriter, loc, newRow,
+                                                       result, r))
+                      : newRow;
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Whether `func` has a bf16 vector of 8k + 1 > 1 elements (its last
+/// dimension; the lowering to 1-D vectors keeps it): LLVM 22's x86 type
+/// legalizer aborts on an extractelement or bitcast of one when
+/// AVX512-BF16 is enabled (docs/Codegen.md, JIT), which the dot product
+/// needs for the whole function.
+bool hasOddBF16Vectors(Operation *func) {
+  auto odd = [](Type type) {
+    auto vector = dyn_cast<VectorType>(type);
+    if (!vector || !vector.getElementType().isBF16() || vector.getRank() == 0)
+      return false;
+    int64_t last = vector.getShape().back();
+    return last > 1 && last % 8 == 1;
+  };
+  bool found = false;
+  func->walk([&](Operation *op) {
+    if (llvm::any_of(op->getResultTypes(), odd) ||
+        llvm::any_of(op->getOperandTypes(), odd))
+      found = true;
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
 struct LowerVectors
     : public conv::impl::ConvCPULowerVectorsPassBase<LowerVectors> {
   using Base::Base;
@@ -398,6 +569,11 @@ struct LowerVectors
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
           p.add<TransposedBroadcastToRowBroadcasts>(p.getContext());
         })) ||
+        // bf16 pair contractions to vdpbf16ps (before the outer products).
+        (bf16Dot && !hasOddBF16Vectors(getOperation()) &&
+         failed(apply([](RewritePatternSet &p) {
+           conv::populateBF16DotProductPatterns(p);
+         }))) ||
 
         failed(apply([](RewritePatternSet &p) {
           vector::populateVectorContractLoweringPatterns(
@@ -427,3 +603,7 @@ struct LowerVectors
   }
 };
 } // namespace
+
+void mlir::conv::populateBF16DotProductPatterns(RewritePatternSet &patterns) {
+  patterns.add<BF16PairContractionToDot>(patterns.getContext());
+}

@@ -60,6 +60,7 @@ HostVectorInfo HostVectorInfo::detect() {
   if (has("avx512f")) {
     info.vectorBits = 512;
     info.numRegisters = 32;
+    info.bf16Dot = has("avx512bf16");
   } else if (has("avx")) {
     info.vectorBits = 256;
     info.numRegisters = 16;
@@ -623,7 +624,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     AffineMap outMap = op.getIndexingMapsArray()[2];
     channelsLast =
         outMap.getResults().back() == getAffineDimExpr(co, op.getContext());
-    RegisterTile t = registerTile(accType, /*defaultChunk=*/1);
+    // bf16 with the dot product: input channels in pairs (vdpbf16ps).
+    bool pairs =
+        bf16Dot && cast<RankedTensorType>(op.getDpsInputs()[0].getType())
+                       .getElementType()
+                       .isBF16();
+    RegisterTile t = registerTile(accType, /*defaultChunk=*/pairs ? 2 : 1);
     // The register tile's rows run along the last output dimension, or
     // along the batch when the output rows are shorter than a tile (e.g.
     // 1x1 inputs of a GAN generator's first layer).

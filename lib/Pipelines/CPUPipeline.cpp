@@ -18,6 +18,18 @@
 
 using namespace mlir;
 
+bool mlir::conv::resolveBF16Dot(const ConvCPUPipelineOptions &options) {
+  switch (options.bf16Dot) {
+  case BF16Dot::On:
+    return true;
+  case BF16Dot::Auto:
+    return HostVectorInfo::detect().bf16Dot;
+  case BF16Dot::Off:
+    return false;
+  }
+  return false;
+}
+
 void mlir::conv::buildConvToLinalgPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
   ConvertConvToLinalgPassOptions convOptions;
@@ -61,6 +73,7 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   tileOptions.l1CacheBytes = options.l1CacheBytes;
   tileOptions.l2CacheBytes = options.l2CacheBytes;
   tileOptions.numThreads = options.numThreads;
+  tileOptions.bf16Dot = resolveBF16Dot(options);
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
   // Keeps the accumulator tiles in registers across the reduction loops.
@@ -95,7 +108,10 @@ void mlir::conv::buildConvBufferizationPipeline(
 void mlir::conv::buildConvLowerToLLVMPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
   if (options.optimize) {
-    pm.addNestedPass<func::FuncOp>(createConvCPULowerVectorsPass());
+    ConvCPULowerVectorsPassOptions vectorOptions;
+    vectorOptions.bf16Dot = resolveBF16Dot(options);
+    pm.addNestedPass<func::FuncOp>(
+        createConvCPULowerVectorsPass(vectorOptions));
     ConvCPUExpandStridedCopiesPassOptions copyOptions;
     copyOptions.numThreads = options.numThreads;
     pm.addNestedPass<func::FuncOp>(
@@ -122,7 +138,10 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  // x86vector.avx512.dot (bf16-dot) to its LLVM intrinsic.
+  vectorToLLVM.x86Vector = options.optimize && resolveBF16Dot(options);
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Before the OpenMP conversion, which would otherwise lower the memref
   // ops itself (with the default options).
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;

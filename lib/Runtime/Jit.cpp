@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conv/Runtime/Jit.h"
+#include "conv/Runtime/BF16DotProducts.h"
 #include "conv/Runtime/BufferCache.h"
 
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
@@ -72,6 +73,7 @@ std::string CompileOptions::str() const {
          " l1-cache-bytes=" + std::to_string(l1CacheBytes) +
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
+         " bf16-dot=" + bf16Dot +
          " num-threads=" + std::to_string(numThreads);
 }
 
@@ -484,6 +486,13 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
 std::function<llvm::Error(llvm::Module *)>
 makeKernelTransformer(llvm::TargetMachine *targetMachine) {
   return [targetMachine](llvm::Module *module) -> llvm::Error {
+    static const bool hostHasBF16 = [] {
+      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+      auto it = features.find("avx512bf16");
+      return it != features.end() && it->second;
+    }();
+    prepareBF16DotProducts(*module, targetMachine->getTargetFeatureString(),
+                           hostHasBF16);
     llvm::PipelineTuningOptions tuning;
     tuning.LoopVectorization = false;
     tuning.LoopInterleaving = false;
@@ -608,6 +617,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l1CacheBytes = options.l1CacheBytes;
   pipelineOptions.l2CacheBytes = options.l2CacheBytes;
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
+  if (options.bf16Dot == "auto")
+    pipelineOptions.bf16Dot = conv::BF16Dot::Auto;
+  else if (options.bf16Dot == "on")
+    pipelineOptions.bf16Dot = conv::BF16Dot::On;
+  else if (options.bf16Dot == "off")
+    pipelineOptions.bf16Dot = conv::BF16Dot::Off;
+  else
+    return makeError("bf16-dot must be auto, on or off, not '" +
+                     options.bf16Dot + "'");
   pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;

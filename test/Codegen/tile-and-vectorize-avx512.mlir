@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 bf16-dot" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=DOT
 
 // AVX-512-sized register tiles (8 rows x 2 zmm of 16 f32) on output-channel
 // counts narrower than a tile (32) but wider than one vector: the column
@@ -58,4 +59,25 @@ func.func @dw_cout53(%x: tensor<2x12x12x8xf32>, %dy: tensor<2x10x10x53xf32>) -> 
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x12x12x8xf32>, tensor<2x10x10x53xf32> -> tensor<3x3x8x53xf32>
   return %dw : tensor<3x3x8x53xf32>
+}
+
+// -----
+
+// A bf16 transposed convolution's phase tiles: by default one input channel
+// per step (a rank-1 update from a 6-position column and a 32-channel kernel
+// row); with bf16-dot a pair of input channels per step (6 x 2 positions
+// and 2 x 32 kernel values), which conv-cpu-lower-vectors turns into
+// vdpbf16ps dot products (lower-vectors-bf16-dot.mlir).
+// CHECK-LABEL: func.func @bf16_phase_pairs
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:           vector.transfer_read {{.*}} : tensor<1x8x8x8xbf16>, vector<6xbf16>
+// CHECK:           vector.transfer_read {{.*}} : tensor<2x2x8x32xbf16>, vector<32xbf16>
+// DOT-LABEL: func.func @bf16_phase_pairs
+// DOT:         scf.for %{{.*}} = %c0 to %c8 step %c2
+// DOT:           vector.transfer_read {{.*}} : tensor<1x8x8x8xbf16>, vector<6x2xbf16>
+// DOT:           vector.transfer_read {{.*}} : tensor<2x2x8x32xbf16>, vector<2x32xbf16>
+// DOT:           vector.contract {{.*}} : vector<6x32x2xf32>, vector<6x32x2xf32> into vector<6x32xf32>
+func.func @bf16_phase_pairs(%x: tensor<1x6x6x8xbf16>, %k: tensor<4x4x32x8xbf16>) -> tensor<1x12x12x32xbf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x6x6x8xbf16>, tensor<4x4x32x8xbf16> -> tensor<1x12x12x32xbf16>
+  return %y : tensor<1x12x12x32xbf16>
 }

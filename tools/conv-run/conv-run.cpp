@@ -105,6 +105,11 @@ cl::opt<std::string> transposePerTap(
              "output channel) columns; auto picks it for <= 4 output "
              "channels)"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> bf16Dot(
+    "bf16-dot",
+    cl::desc("bf16 transposed convolutions reduce input-channel pairs with "
+             "vdpbf16ps: auto (when the host has AVX512-BF16), on, off"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
@@ -216,6 +221,7 @@ int main(int argc, char **argv) {
   options.registerTileRows = tileRows;
   options.registerTileVectors = tileVectors;
   options.reductionChunk = reductionChunk;
+  options.bf16Dot = bf16Dot;
   options.l1CacheBytes = l1CacheBytes;
   options.l2CacheBytes = l2CacheBytes;
   options.l3CacheBytes = l3CacheBytes;

@@ -543,11 +543,31 @@ TEST(JitTest, BuildModuleText) {
   EXPECT_EQ(CompileOptions().str(),
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
-            "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 num-threads=0");
+            "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
+            "num-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;
   EXPECT_NE(plain.str(), CompileOptions().str());
+  CompileOptions noDot;
+  noDot.bf16Dot = "off";
+  EXPECT_NE(noDot.str(), CompileOptions().str());
+}
+
+TEST(JitTest, RejectsAnUnknownBF16DotValue) {
+  CompileOptions options;
+  options.bf16Dot = "maybe";
+  TransposeSpec spec;
+  spec.elementType = ElementType::BF16;
+  spec.attrs.strides = {1};
+  spec.attrs.dilations = {1};
+  spec.inputShape = {1, 4, 2};
+  spec.kernelShape = {2, 16, 2};
+  auto kernel = Jit().compile(spec, options);
+  ASSERT_FALSE(static_cast<bool>(kernel));
+  EXPECT_NE(llvm::toString(kernel.takeError())
+                .find("bf16-dot must be auto, on or off, not 'maybe'"),
+            std::string::npos);
 }
 
 TEST(JitTest, GlobalIsOneInstance) {

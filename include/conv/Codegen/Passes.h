@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::conv {
@@ -31,6 +32,8 @@ struct HostVectorInfo {
   int64_t l1Bytes = 32 * 1024;
   int64_t l2Bytes = 512 * 1024;
   int64_t l3Bytes = 8 * 1024 * 1024;
+  /// AVX-512 with AVX512-BF16 (`vdpbf16ps`).
+  bool bf16Dot = false;
   static HostVectorInfo detect();
 };
 
@@ -42,6 +45,11 @@ int64_t resolveNumThreads(unsigned numThreads);
 /// and conv.transpose become the channels-last op between linalg.transpose
 /// ops (tagged conv.role = relayout).
 void populateConvChannelsLastPatterns(RewritePatternSet &patterns);
+
+/// Patterns of conv-cpu-lower-vectors' `bf16-dot`: a contraction of bf16
+/// operands (widened to f32) into f32 over a reduction of 2 with columns a
+/// multiple of 16 becomes `x86vector.avx512.dot` (vdpbf16ps).
+void populateBF16DotProductPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::conv
 

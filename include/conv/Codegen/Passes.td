@@ -79,7 +79,8 @@ def ConvCPUTileAndVectorizePass
       (outermost) when the kernel panel of a column tile exceeds half the
       L2, blocking over b and all but the last output dimension, then a
       register tile over (last o or b, co) with every tap and a chunk of ci
-      as inner reductions.
+      as inner reductions. With `bf16-dot`, a bf16 phase's ci chunk is 2
+      (a pair for `vdpbf16ps`, see conv-cpu-lower-vectors).
     * `transpose_lanes` (loops [b, o..., co, lane, t..., cio]): a register
       tile of output positions x one co x the lanes, every tap and one cio
       per step.
@@ -117,6 +118,9 @@ def ConvCPUTileAndVectorizePass
            "host's)">,
     Option<"l2CacheBytes", "l2-cache-bytes", "int64_t", /*default=*/"0",
            "L2 cache size the channel blocking assumes (0: the host's)">,
+    Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+           "bf16 transposed-convolution register tiles reduce input "
+           "channels in pairs, for conv-cpu-lower-vectors' bf16-dot">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -145,6 +149,17 @@ def ConvCPULowerVectorsPass
     groups are applied one after the other (one combined greedy set
     ping-pongs).
 
+    With `bf16-dot` (AVX512-BF16 hosts), a contraction of bf16 operands
+    (widened to f32) into f32 accumulators over a reduction of 2, whose
+    accumulator columns are whole 16-lane vectors, becomes
+    `x86vector.avx512.dot` (`vdpbf16ps`): each accumulator row's bf16 pair
+    is broadcast as one 32-bit value, and each 16-column piece of the two
+    other rows is interleaved into pairs (an i16 shuffle). Per lane the
+    instruction adds the second pair product, then the first, each rounded
+    like an FMA (with denormal inputs and results flushed to zero). Not in a
+    function that has a bf16 vector of 8k + 1 > 1 elements: LLVM 22 cannot
+    generate code for those with AVX512-BF16 enabled (see docs/Codegen.md).
+
     Register tiles whose columns are a number of native vectors that is not
     a power of two (`vector<4x24xf32>` with 8-lane vectors) are first split
     into native-width column pieces: the loop-carried accumulators, the
@@ -154,6 +169,9 @@ def ConvCPULowerVectorsPass
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
            "Native vector width in bits for the column split (0: the host's)">,
+    Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+           "Lower bf16 pair contractions to x86vector.avx512.dot "
+           "(vdpbf16ps; needs AVX512-BF16 where the code runs)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -161,6 +179,7 @@ def ConvCPULowerVectorsPass
     "::mlir::scf::SCFDialect",
     "::mlir::ub::UBDialect",
     "::mlir::vector::VectorDialect",
+    "::mlir::x86vector::X86VectorDialect",
   ];
 }
 

@@ -16,6 +16,9 @@ class OpPassManager;
 
 namespace mlir::conv {
 
+/// When bf16 transposed convolutions use `vdpbf16ps` (option bf16-dot).
+enum class BF16Dot { Auto, On, Off };
+
 /// Options of `conv-lower-to-llvm-cpu`.
 struct ConvCPUPipelineOptions
     : public PassPipelineOptions<ConvCPUPipelineOptions> {
@@ -71,6 +74,16 @@ struct ConvCPUPipelineOptions
                      "quarter of it runs its taps over reduction blocks of "
                      "that size (0: the host's)"),
       llvm::cl::init(0)};
+  PassOptions::Option<BF16Dot> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("bf16 transposed convolutions reduce input-channel "
+                     "pairs with vdpbf16ps (x86vector.avx512.dot)"),
+      llvm::cl::init(BF16Dot::Auto),
+      llvm::cl::values(
+          clEnumValN(BF16Dot::Auto, "auto", "when the host has AVX512-BF16"),
+          clEnumValN(BF16Dot::On, "on", "always (the JIT emulates it on "
+                                        "hosts without AVX512-BF16)"),
+          clEnumValN(BF16Dot::Off, "off", "never: bf16 widened to f32 FMAs"))};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate temporary buffers through "
@@ -80,6 +93,9 @@ struct ConvCPUPipelineOptions
                      "not fault fresh pages in)"),
       llvm::cl::init(false)};
 };
+
+/// Whether `bf16-dot` is on: "on", or "auto" on a host with AVX512-BF16.
+bool resolveBF16Dot(const ConvCPUPipelineOptions &options);
 
 /// Tiling and vectorization of the linalg form (on tensors), when
 /// `optimize` is set.

@@ -9,6 +9,7 @@
 #include "conv/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -600,6 +601,21 @@ struct LowerVectors
               p, vector::VectorTransposeLowering::Shuffle16x16);
         })))
       return signalPassFailure();
+    // f32 -> bf16 roundings (the conversion of a 16-bit result) as integer
+    // ops on the bits (round to nearest even; NaN stays NaN): without
+    // AVX512-BF16, LLVM calls __truncsfbf2 for every element, also of a
+    // vector.
+    SmallVector<Operation *> truncations;
+    getOperation().walk([&](arith::TruncFOp op) {
+      if (getElementTypeOrSelf(op.getType()).isBF16())
+        truncations.push_back(op);
+    });
+    if (!truncations.empty()) {
+      RewritePatternSet patterns(ctx);
+      arith::populateExpandBFloat16Patterns(patterns);
+      if (failed(applyOpPatternsGreedily(truncations, std::move(patterns))))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -158,6 +158,7 @@ private:
                                   linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileCast(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                          int64_t chunk);
@@ -802,6 +803,20 @@ int64_t TileAndVectorize::threadCount() const {
 /// contiguous in the output and in the input (a vector.transpose of one
 /// vector per row), the other dimensions one at a time; threads over the
 /// first dimension with at least as many iterations as threads.
+/// `chunk`, or for a bf16 dimension of `extent` elements that `chunk` would
+/// cut into a vector of 8k + 1 > 1 elements (41 as 32 + 9), the largest
+/// halving of it that does not (41 as 5 x 8 + 1): LLVM 22 cannot generate
+/// code for such vectors in a function with AVX512-BF16 (bf16-dot), and
+/// conv-cpu-lower-vectors then keeps the whole function off the dot
+/// product.
+static int64_t bf16Chunk(Type elementType, int64_t extent, int64_t chunk) {
+  auto odd = [](int64_t n) { return n > 1 && n % 8 == 1; };
+  if (elementType.isBF16())
+    while (chunk > 8 && (odd(extent % chunk) || odd(std::min(extent, chunk))))
+      chunk /= 2;
+  return chunk;
+}
+
 LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
                                              linalg::TransposeOp op) {
   ArrayRef<int64_t> perm = op.getPermutation();
@@ -853,8 +868,9 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
     }
   }
   SmallVector<int64_t> sizes(rank, 1);
-  sizes[outInner] = square;
-  sizes[inInner] = square;
+  Type element = outType.getElementType();
+  sizes[outInner] = bf16Chunk(element, shape[outInner], square);
+  sizes[inInner] = bf16Chunk(element, shape[inInner], square);
   return tileForVectorization(rewriter, gop, sizes);
 }
 
@@ -866,6 +882,42 @@ LogicalResult TileAndVectorize::tileRowAdd(RewriterBase &rewriter,
                                            linalg::GenericOp op) {
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   return tileRows(rewriter, op, 2 * lanes(outType.getElementType()));
+}
+
+/// The conversion of the accumulators to a 16-bit result: rows in chunks of
+/// two f32 vectors, and, when it has at least kMinThreadedRelayout elements
+/// and runs outside any scf.forall, over threads along its first dimension
+/// with at least as many iterations as threads. (Left to the loop lowering,
+/// it was a scalar loop calling __truncsfbf2 per element on one thread: a
+/// third of a bf16 transposed convolution's time once its contraction used
+/// vdpbf16ps, and slower with 2 threads than with 1.)
+LogicalResult TileAndVectorize::tileCast(RewriterBase &rewriter,
+                                         linalg::GenericOp op) {
+  auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = outType.getRank();
+  if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
+    return failure();
+  int64_t threads = threadCount();
+  if (threads > 1 && !op->getParentOfType<scf::ForallOp>() &&
+      outType.getNumElements() >= kMinThreadedRelayout) {
+    ArrayRef<int64_t> shape = outType.getShape();
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      if (shape[d] < threads)
+        continue;
+      SmallVector<int64_t> sizes(rank, 0);
+      sizes[d] = llvm::divideCeil(shape[d], threads);
+      auto threaded = tile(rewriter, op, sizes, /*forall=*/true);
+      if (failed(threaded))
+        return failure();
+      op = cast<linalg::GenericOp>(threaded->tiledOps.back());
+      break;
+    }
+  }
+  return tileRows(rewriter, op,
+                  bf16Chunk(outType.getElementType(),
+                            outType.getShape().back(),
+                            2 * lanes(inType.getElementType())));
 }
 
 /// A row gather (the tiny-Cin filter gradient's pack): one contiguous run
@@ -1283,12 +1335,14 @@ void TileAndVectorize::runOnOperation() {
   for (linalg::TransposeOp op : relayouts)
     (void)tileRelayout(rewriter, op);
 
-  SmallVector<linalg::GenericOp> roots, rowAdds, rowGathers;
+  SmallVector<linalg::GenericOp> roots, rowAdds, rowGathers, casts;
   func.walk([&](linalg::GenericOp op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
     if (role && (role.getValue() == kRoleRowAdd ||
                  role.getValue() == kRoleRowFill))
       rowAdds.push_back(op);
+    else if (role && role.getValue() == kRoleCast)
+      casts.push_back(op);
     else if (role && role.getValue() == kRoleRowGather)
       rowGathers.push_back(op);
     else if (role)
@@ -1296,6 +1350,8 @@ void TileAndVectorize::runOnOperation() {
   });
   for (linalg::GenericOp op : rowAdds)
     (void)tileRowAdd(rewriter, op);
+  for (linalg::GenericOp op : casts)
+    (void)tileCast(rewriter, op);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;
@@ -1352,16 +1408,42 @@ void TileAndVectorize::runOnOperation() {
         cast<ShapedType>(op.getDpsInits()[0].getType()).getElementType();
     int64_t vector = lanes(accType);
     if (dim >= static_cast<int64_t>(ranges.size()) ||
-        ShapedType::isDynamic(ranges[dim]) || ranges[dim] <= vector ||
-        ranges[dim] % vector == 0)
+        ShapedType::isDynamic(ranges[dim]))
       continue;
-    rewriter.setInsertionPoint(op);
-    auto [head, tail] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(op.getOperation()), dim,
-        rewriter.getIndexAttr(ranges[dim] / vector * vector));
-    for (TilingInterface part : {head, tail})
-      if (part)
-        part->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    // With bf16-dot, a bf16 tile's last 8k + 1 > 1 columns (the 9 of
+    // 41 = 32 + 9) lose their last column too (8 + 1): their kernel rows
+    // would be 9-element bf16 vectors, which keep the function off the dot
+    // product (see bf16Chunk).
+    bool bf16 = bf16Dot && cast<ShapedType>(op.getDpsInputs()[0].getType())
+                               .getElementType()
+                               .isBF16();
+    int64_t cols = ranges[dim], whole = 0;
+    if (cols > vector && cols % vector != 0)
+      whole = cols / vector * vector;
+    int64_t rest = cols - whole;
+    bool oddRest = bf16 && rest > 1 && rest % 8 == 1;
+    if (whole == 0 && !oddRest)
+      continue;
+    Operation *remainder = op;
+    if (whole > 0) {
+      rewriter.setInsertionPoint(op);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(op.getOperation()), dim,
+          rewriter.getIndexAttr(whole));
+      for (TilingInterface part : {head, tail})
+        if (part)
+          part->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      remainder = tail;
+    }
+    if (oddRest && remainder) {
+      rewriter.setInsertionPoint(remainder);
+      auto [head, tail] = linalg::splitOp(
+          rewriter, cast<TilingInterface>(remainder), dim,
+          rewriter.getIndexAttr(rest - 1));
+      for (TilingInterface part : {head, tail})
+        if (part)
+          part->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    }
   }
   func.walk([&](linalg::GenericOp op) { op->removeAttr(kColsDimAttr); });
 

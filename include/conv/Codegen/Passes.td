@@ -80,10 +80,15 @@ def ConvCPUTileAndVectorizePass
       L2, blocking over b and all but the last output dimension, then a
       register tile over (last o or b, co) with every tap and a chunk of ci
       as inner reductions. With `bf16-dot`, a bf16 phase's ci chunk is 2
-      (a pair for `vdpbf16ps`, see conv-cpu-lower-vectors).
+      (a pair for `vdpbf16ps`, see conv-cpu-lower-vectors), and no bf16
+      relayout, conversion row or register-tile column remainder is a
+      vector of 8k + 1 > 1 elements (shorter chunks, or 8 + 1 columns).
     * `transpose_lanes` (loops [b, o..., co, lane, t..., cio]): a register
       tile of output positions x one co x the lanes, every tap and one cio
       per step.
+    * `cast` (the conversion of the f32 accumulators to a 16-bit result):
+      rows in chunks of two f32 vectors, over threads along the first
+      dimension when it has at least 64 Ki elements.
     * `relayout` (a `linalg.transpose` from conv-cpu-channels-last): L x L
       tiles (L = vector lanes) over the dimensions contiguous in the output
       and in the input, each a transposed vector read and write; threads
@@ -159,6 +164,8 @@ def ConvCPULowerVectorsPass
     like an FMA (with denormal inputs and results flushed to zero). Not in a
     function that has a bf16 vector of 8k + 1 > 1 elements: LLVM 22 cannot
     generate code for those with AVX512-BF16 enabled (see docs/Codegen.md).
+    Last, f32 -> bf16 roundings become integer operations on the bits
+    (round to nearest even), not a runtime call per element.
 
     Register tiles whose columns are a number of native vectors that is not
     a power of two (`vector<4x24xf32>` with 8-lane vectors) are first split

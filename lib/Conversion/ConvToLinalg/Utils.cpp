@@ -69,6 +69,7 @@ Value castElements(OpBuilder &b, Location loc, Value tensor,
                               .getResult();
         linalg::YieldOp::create(nb, nl, v);
       });
+  generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleCast));
   return generic.getResult(0);
 }
 

@@ -14,6 +14,10 @@
 // RUN: conv-run %s --entry depth_to_space --check --seed 4 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry per_tap --check --seed 5 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry ndhwc_3d --check --seed 6 --bf16-dot=on --num-threads=2 | FileCheck %s
+// 41 output channels: the bf16 result rows are converted in chunks of 8
+// (not 32 + 9: a 9-element bf16 vector would keep the kernel off the dot
+// product).
+// RUN: conv-run %s --entry cout_41 --check --seed 8 --bf16-dot=on --num-threads=2 | FileCheck %s
 // CHECK: check: max abs error {{.*}} (bf16): PASS
 //
 // Bit-identical for 1 and 2 threads (every output element is summed by one
@@ -23,9 +27,10 @@
 // RUN: cmp %t.seq.npy %t.par.npy
 //
 // The kernels call the instruction (one call per 16-lane accumulator
-// vector of a register tile step) only with bf16-dot, and not in the
-// channels-first layer: its relayouts move 9 x 8 tiles, and LLVM 22 cannot
-// generate code for 9-element bf16 vectors with AVX512-BF16 on.
+// vector of a register tile step) only with bf16-dot; also the
+// channels-first layer, whose relayouts move 9 x 8 tiles as 8 + 1 rows,
+// and the 41-channel one, whose last 9 columns run as 8 + 1: LLVM 22
+// cannot generate code for 9-element bf16 vectors with AVX512-BF16 on.
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="bf16-dot=on" | FileCheck %s --check-prefix=IR
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="bf16-dot=off" | FileCheck %s --check-prefix=NOIR
 // IR-LABEL: llvm.func @phases_48(
@@ -33,12 +38,14 @@
 // IR-LABEL: llvm.func @odd_cin_dilated(
 // IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // IR-LABEL: llvm.func @ncw_1d(
-// IR-NOT:     dpbf16ps
+// IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // IR-LABEL: llvm.func @depth_to_space(
 // IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // IR-LABEL: llvm.func @per_tap(
 // IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // IR-LABEL: llvm.func @ndhwc_3d(
+// IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
+// IR-LABEL: llvm.func @cout_41(
 // IR:         llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // NOIR-NOT: dpbf16ps
 
@@ -82,4 +89,11 @@ func.func @ndhwc_3d(%x: tensor<1x3x4x4x4xbf16>, %k: tensor<2x2x2x16x4xbf16>) -> 
          strides = [2, 2, 2] dilation_rate = [1, 1, 1]
          : tensor<1x3x4x4x4xbf16>, tensor<2x2x2x16x4xbf16> -> tensor<1x6x8x8x16xbf16>
   return %y : tensor<1x6x8x8x16xbf16>
+}
+
+func.func @cout_41(%x: tensor<2x5x5x8xbf16>, %k: tensor<3x3x41x8xbf16>) -> tensor<2x10x10x41xbf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x5x5x8xbf16>, tensor<3x3x41x8xbf16> -> tensor<2x10x10x41xbf16>
+  return %y : tensor<2x10x10x41xbf16>
 }

@@ -54,6 +54,10 @@ constexpr llvm::StringLiteral kRoleRowFill = "row_fill";
 /// tiny-Cin filter gradient's pack of k*Cin-long input runs, copied one run
 /// at a time as vectors.
 constexpr llvm::StringLiteral kRoleRowGather = "row_gather";
+/// The elementwise conversion of the f32 accumulators to the op's 16-bit
+/// element type (identity maps): vectorized in row chunks, over threads
+/// when large.
+constexpr llvm::StringLiteral kRoleCast = "cast";
 
 /// How conv.backprop_filter is split up for the cache (all 0: one
 /// contraction per tap over the whole reduction).

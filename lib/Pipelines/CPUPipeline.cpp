@@ -53,6 +53,10 @@ void mlir::conv::buildConvToLinalgPipeline(
     // Taps not a multiple of the threads: split their output channels so
     // that every thread gets the same work.
     convOptions.dwThreads = resolveNumThreads(options.numThreads);
+    // 16-bit ops as f32 ops between conversions (bf16 transposes stay
+    // bf16 for vdpbf16ps).
+    convOptions.widen16BitOperands = true;
+    convOptions.bf16Dot = resolveBF16Dot(options);
     // The register tiles vectorize along the channels: run channels-first
     // ops in the channels-last layout, between relayouts.
     pm.addNestedPass<func::FuncOp>(createConvCPUChannelsLastPass());

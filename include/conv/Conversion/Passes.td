@@ -40,7 +40,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       With `dw-threads`, a filter gradient whose taps are not a multiple of
       that thread count splits each tap's output channels into parts (one
       more dimension of its scf.forall), so that the threads get equal work.
-    * f16/bf16 accumulate in f32 and are rounded once.
+    * f16/bf16 accumulate in f32 and are rounded once. With
+      `widen-16-bit-operands`, the op is first rewritten as the f32 op
+      between elementwise conversions (`conv.role = "cast"`) of its
+      operands and result (bf16 transposes excepted with `bf16-dot`).
   }];
   let options = [
     Option<"zeroInsertionTranspose", "zero-insertion-transpose", "bool",
@@ -60,6 +63,14 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "the phases would compute more than this many times the useful "
            "products (the rest multiply padding) and the kernel has at most "
            "64 taps">,
+    Option<"widen16BitOperands", "widen-16-bit-operands", "bool",
+           /*default=*/"false",
+           "f16 / bf16 ops become the f32 op between elementwise conversions "
+           "of the operands and the result (the tiled contractions then read "
+           "f32 elements; same results)">,
+    Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+           "With widen-16-bit-operands: bf16 conv.transpose stays bf16 (its "
+           "register tiles use vdpbf16ps)">,
     Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",
            /*default=*/"0",
            "Filter gradients whose input window and out_backprop exceed this "

@@ -46,6 +46,9 @@ struct ConvertConvToLinalgPass
                                           ? TransposeLowering::ZeroInsertion
                                           : TransposeLowering::Phase,
                                       *taps, transposeTapsOverhead);
+    if (widen16BitOperands)
+      populateWidenSixteenBitConvPatterns(patterns,
+                                          /*keepBF16Transposes=*/bf16Dot);
     ConversionTarget target(getContext());
     target.addIllegalDialect<ConvDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -125,6 +125,13 @@ void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                        TransposeTaps taps = TransposeTaps::Auto,
                                        double tapsOverhead = 1.25);
 
+/// f16 / bf16 conv ops become the same op on f32 operands between
+/// elementwise conversions (Widen.cpp), taking precedence over the
+/// lowerings above; bf16 conv.transpose stays bf16 when
+/// `keepBF16Transposes` (their tiles then use vdpbf16ps).
+void populateWidenSixteenBitConvPatterns(RewritePatternSet &patterns,
+                                         bool keepBF16Transposes);
+
 } // namespace mlir::conv
 
 #endif // CONV_CONVERSION_CONVTOLINALG_CONVTOLINALG_H

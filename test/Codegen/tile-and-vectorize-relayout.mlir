@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 num-threads=1 bf16-dot" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
 
 // A relayout (conv-cpu-channels-last) to channels last, AVX2-sized: 8 x 8
 // tiles over C (contiguous in the output) and W (contiguous in the input),
@@ -96,4 +97,38 @@ func.func @small_matrix(%k: tensor<256x64xf32>) -> tensor<64x256xf32> {
   %e = tensor.empty() : tensor<64x256xf32>
   %t = linalg.transpose ins(%k : tensor<256x64xf32>) outs(%e : tensor<64x256xf32>) permutation = [1, 0] {conv.role = "relayout"}
   return %t : tensor<64x256xf32>
+}
+
+// -----
+
+// AVX-512 (second RUN line): 16 x 16 squares for 16-bit elements too (not
+// the 32 x 32 of a vector's worth: lowered as one 1024-lane shuffle, which
+// LLVM took most of a second to compile).
+// AVX512-LABEL: func.func @bf16_squares
+// AVX512:         vector.transfer_read {{.*}} : tensor<48x32xbf16>, vector<16x16xbf16>
+// AVX512:         vector.transpose {{.*}} : vector<16x16xbf16> to vector<16x16xbf16>
+// AVX512-NOT:     vector<32x32xbf16>
+// AVX512:         return
+func.func @bf16_squares(%x: tensor<48x32xbf16>) -> tensor<32x48xbf16> {
+  %e = tensor.empty() : tensor<32x48xbf16>
+  %t = linalg.transpose ins(%x : tensor<48x32xbf16>) outs(%e : tensor<32x48xbf16>) permutation = [1, 0] {conv.role = "relayout"}
+  return %t : tensor<32x48xbf16>
+}
+
+// -----
+
+// With bf16-dot, a bf16 dimension of 41 runs in chunks of 8 and a last
+// single element (16 + 16 + 9 would leave 9-element bf16 vectors, which
+// keep the function off the dot product).
+// AVX512-LABEL: func.func @bf16_odd_dimension
+// AVX512:         vector.transfer_read {{.*}} : tensor<48x41xbf16>, vector<16x8xbf16>
+// AVX512:         vector.transpose {{.*}} : vector<16x8xbf16> to vector<8x16xbf16>
+// AVX512:         vector.transfer_read {{.*}} : tensor<48x41xbf16>, vector<16xbf16>
+// AVX512-NOT:     x9xbf16>
+// AVX512-NOT:     vector<9x
+// AVX512:         return
+func.func @bf16_odd_dimension(%x: tensor<48x41xbf16>) -> tensor<41x48xbf16> {
+  %e = tensor.empty() : tensor<41x48xbf16>
+  %t = linalg.transpose ins(%x : tensor<48x41xbf16>) outs(%e : tensor<41x48xbf16>) permutation = [1, 0] {conv.role = "relayout"}
+  return %t : tensor<41x48xbf16>
 }

@@ -56,8 +56,8 @@ int onednnMaxThreads() {
 
 bool onednnAvailable() { return false; }
 std::string onednnDescription() { return "oneDNN: not available"; }
-std::unique_ptr<DnnlRunner> createDnnlRunner(const DnnlProblem &, float *,
-                                             float *, std::string &error) {
+std::unique_ptr<DnnlRunner> createDnnlRunner(const DnnlProblem &, void *,
+                                             void *, std::string &error) {
   error = "oneDNN: not available";
   return nullptr;
 }
@@ -96,8 +96,13 @@ std::string onednnDescription() {
 namespace {
 
 /// Dims {N, C, spatial...} with channels-last strides.
+memory::data_type dataType(const DnnlProblem &p) {
+  return p.bf16 ? memory::data_type::bf16 : memory::data_type::f32;
+}
+
 memory::desc channelsLast(int64_t n, int64_t c,
-                          const std::vector<int64_t> &spatial) {
+                          const std::vector<int64_t> &spatial,
+                          memory::data_type type) {
   dims d{n, c}, s(2 + spatial.size());
   d.insert(d.end(), spatial.begin(), spatial.end());
   s[1] = 1;
@@ -107,7 +112,7 @@ memory::desc channelsLast(int64_t n, int64_t c,
     stride *= spatial[i];
   }
   s[0] = stride;
-  return memory::desc(d, memory::data_type::f32, s);
+  return memory::desc(d, type, s);
 }
 
 /// Strides of the kernel dims for a row-major [spatial..., inner] tensor
@@ -138,7 +143,7 @@ memory::desc convgenFilterDesc(const DnnlProblem &p) {
   }
   d.insert(d.end(), p.kernel.begin(), p.kernel.end());
   s.insert(s.end(), ks.begin(), ks.end());
-  return memory::desc(d, memory::data_type::f32, s);
+  return memory::desc(d, dataType(p), s);
 }
 
 /// The Keras transpose kernel [spatial..., Cout, Cin] as oneDNN deconvolution
@@ -149,7 +154,7 @@ memory::desc kerasKernelDesc(const DnnlProblem &p) {
   dims d{cout, cin}, s{cin, 1};
   d.insert(d.end(), p.kernel.begin(), p.kernel.end());
   s.insert(s.end(), ks.begin(), ks.end());
-  return memory::desc(d, memory::data_type::f32, s);
+  return memory::desc(d, dataType(p), s);
 }
 
 /// An engine and stream shared by all primitives.
@@ -178,7 +183,7 @@ public:
     c.strm.wait();
   }
 
-  void readResult(float *out) override {
+  void readResult(void *out) override {
     Context &c = Context::get();
     memory user(userResultDesc, c.eng, out);
     reorder(result, user).execute(c.strm, result, user);
@@ -188,8 +193,8 @@ public:
   std::string implementation() const override { return impl; }
 };
 
-std::unique_ptr<DnnlRunner> create(const DnnlProblem &p, float *src,
-                                   float *second) {
+std::unique_ptr<DnnlRunner> create(const DnnlProblem &p, void *src,
+                                   void *second) {
   Context &c = Context::get();
   dims strides(p.strides.begin(), p.strides.end());
   dims dilates;
@@ -199,15 +204,15 @@ std::unique_ptr<DnnlRunner> create(const DnnlProblem &p, float *src,
   auto runner = std::make_unique<Runner>();
 
   if (p.kind == DnnlProblem::Kind::BackwardWeights) {
-    memory::desc srcDesc = channelsLast(p.batch, p.srcChannels, p.srcSpatial);
-    memory::desc dstDesc = channelsLast(p.batch, p.dstChannels, p.dstSpatial);
+    memory::desc srcDesc = channelsLast(p.batch, p.srcChannels, p.srcSpatial, dataType(p));
+    memory::desc dstDesc = channelsLast(p.batch, p.dstChannels, p.dstSpatial, dataType(p));
     dims wDims;
     if (p.groups > 1)
       wDims = {p.groups, p.dstChannels / p.groups, p.srcChannels / p.groups};
     else
       wDims = {p.dstChannels, p.srcChannels};
     wDims.insert(wDims.end(), p.kernel.begin(), p.kernel.end());
-    memory::desc wAny(wDims, memory::data_type::f32, memory::format_tag::any);
+    memory::desc wAny(wDims, dataType(p), memory::format_tag::any);
     auto fwdDesc = convolution_forward::desc(
         prop_kind::forward_training, algorithm::convolution_direct, srcDesc,
         wAny, dstDesc, strides, dilates, padL, padR);
@@ -228,11 +233,11 @@ std::unique_ptr<DnnlRunner> create(const DnnlProblem &p, float *src,
     return runner;
   }
 
-  memory::desc srcDesc = channelsLast(p.batch, p.srcChannels, p.srcSpatial);
-  memory::desc dstDesc = channelsLast(p.batch, p.dstChannels, p.dstSpatial);
+  memory::desc srcDesc = channelsLast(p.batch, p.srcChannels, p.srcSpatial, dataType(p));
+  memory::desc dstDesc = channelsLast(p.batch, p.dstChannels, p.dstSpatial, dataType(p));
   dims wDims{p.dstChannels, p.srcChannels};
   wDims.insert(wDims.end(), p.kernel.begin(), p.kernel.end());
-  memory::desc wAny(wDims, memory::data_type::f32, memory::format_tag::any);
+  memory::desc wAny(wDims, dataType(p), memory::format_tag::any);
   auto desc = deconvolution_forward::desc(
       prop_kind::forward_inference, algorithm::deconvolution_direct, srcDesc,
       wAny, dstDesc, strides, dilates, padL, padR);
@@ -255,7 +260,7 @@ std::unique_ptr<DnnlRunner> create(const DnnlProblem &p, float *src,
 } // namespace
 
 std::unique_ptr<DnnlRunner> createDnnlRunner(const DnnlProblem &problem,
-                                             float *src, float *second,
+                                             void *src, void *second,
                                              std::string &error) {
   try {
     return create(problem, src, second);

@@ -42,6 +42,9 @@ struct DnnlProblem {
   /// oneDNN padding_l / padding_r (padding_r may be negative for a
   /// deconvolution whose output extends past the full result).
   std::vector<int64_t> padL, padR;
+  /// bf16 operands and result (accumulated in f32 by both sides) instead
+  /// of f32.
+  bool bf16 = false;
 };
 
 /// A created oneDNN primitive bound to the caller's buffers.
@@ -53,7 +56,7 @@ public:
   /// Copies (reorders) the result into `out` in ConvGen's layout: the dW
   /// filter [spatial..., Cin/groups, Cout] or the channels-last transpose
   /// output. Not timed.
-  virtual void readResult(float *out) = 0;
+  virtual void readResult(void *out) = 0;
   /// oneDNN's implementation name (e.g. "jit:avx2").
   virtual std::string implementation() const = 0;
 };
@@ -75,7 +78,7 @@ int onednnMaxThreads();
 /// setOnednnThreads (oneDNN fixes its thread decomposition at creation).
 /// Null with `error` set on failure (e.g. an unsupported configuration).
 std::unique_ptr<DnnlRunner> createDnnlRunner(const DnnlProblem &problem,
-                                             float *src, float *second,
+                                             void *src, void *second,
                                              std::string &error);
 
 } // namespace convbench

@@ -41,6 +41,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -143,8 +144,18 @@ cl::opt<bool> noOnednn("no-onednn",
                        cl::cat(category));
 cl::opt<double> rtol("rtol",
                      cl::desc("Fail when max |ConvGen - oneDNN| / max "
-                              "|oneDNN| exceeds this"),
+                              "|oneDNN| exceeds this (default 1e-3; 2e-2 "
+                              "with --dtype=bf16)"),
                      cl::init(1e-3), cl::cat(category));
+cl::opt<std::string> dtype(
+    "dtype",
+    cl::desc("Element type of every shape's operands and result: f32, or "
+             "bf16 (both sides accumulate in f32; % of peak against twice "
+             "the measured fp32 FMA peak, the rate of vdpbf16ps, which "
+             "multiplies twice as many pairs per instruction)"),
+    cl::init("f32"), cl::cat(category));
+
+bool isBF16() { return dtype == "bf16"; }
 cl::opt<double> refMaxGflop(
     "ref-max-gflop",
     cl::desc("Without oneDNN, check against the f64 reference only up to "
@@ -606,7 +617,8 @@ bool makeProblem(const ShapeDef &d, Problem &p, std::string &error) {
       return false;
     }
     p.dwGeom = *g;
-    p.dwSpec.elementType = ElementType::F32;
+    p.dwSpec.elementType = isBF16() ? ElementType::BF16 : ElementType::F32;
+    p.dnnl.bf16 = isBF16();
     p.dwSpec.attrs = attrs;
     p.dwSpec.inputShape = input;
     p.dwSpec.filterShape = filter;
@@ -680,7 +692,8 @@ bool makeProblem(const ShapeDef &d, Problem &p, std::string &error) {
     }
   }
   p.trGeom = *g;
-  p.trSpec.elementType = ElementType::F32;
+  p.trSpec.elementType = isBF16() ? ElementType::BF16 : ElementType::F32;
+  p.dnnl.bf16 = isBF16();
   p.trSpec.attrs = attrs;
   p.trSpec.inputShape = input;
   p.trSpec.kernelShape = kernel;
@@ -746,6 +759,60 @@ void fillUniform(Buffer &b, uint64_t seed) {
     b.data[i] = float(double(z >> 40) * (2.0 / double(1ull << 24)) - 1.0);
   }
 }
+
+/// bf16 bits of `f` (round to nearest even; NaN stays NaN).
+uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  bits += 0x7FFF + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+float fromBF16(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// With --dtype=bf16: the operand or result storage the kernels use. An
+/// operand's f32 values are rounded to bf16 in place (the values both sides
+/// and the reference read) and copied as bf16; an f32 buffer otherwise is
+/// used as is.
+struct Storage {
+  Buffer *f32;
+  std::unique_ptr<Buffer> bf16;
+  explicit Storage(Buffer &b) : f32(&b) {
+    if (isBF16())
+      bf16 = std::make_unique<Buffer>((b.size + 1) / 2);
+  }
+  void *data() { return bf16 ? static_cast<void *>(bf16->data) : f32->data; }
+  uint16_t *bits() { return reinterpret_cast<uint16_t *>(bf16->data); }
+  /// Operand: round the f32 values and store them as bf16.
+  void fromF32() {
+    if (!bf16)
+      return;
+    for (size_t i = 0; i < f32->size; ++i) {
+      bits()[i] = toBF16(f32->data[i]);
+      f32->data[i] = fromBF16(bits()[i]);
+    }
+  }
+  /// Result: the bf16 values as f32, for the comparisons.
+  void toF32() {
+    if (!bf16)
+      return;
+    for (size_t i = 0; i < f32->size; ++i)
+      f32->data[i] = fromBF16(bits()[i]);
+  }
+  void fillNaN() {
+    if (bf16)
+      std::fill(bits(), bits() + f32->size, uint16_t(0xFFFF));
+    else
+      std::fill(f32->data, f32->data + f32->size, NAN);
+  }
+};
 
 /// max |a - b| / max |b| (NaN counts as infinite error).
 double maxRelativeError(const float *a, const float *b, size_t n) {
@@ -975,7 +1042,7 @@ void printShapesJson(const std::vector<Problem> &problems) {
           j.attribute("quick", d.inQuick);
           j.attribute("big", d.big);
           j.attribute("layout", "channels_last");
-          j.attribute("dtype", "f32");
+          j.attribute("dtype", isBF16() ? "bf16" : "f32");
           j.attribute("N", d.batch);
           j.attribute("spatial_rank", int64_t(d.inSpatial.size()));
           j.attribute("flops", p.flops);
@@ -1175,6 +1242,12 @@ int main(int argc, char **argv) {
                                                                  : minBatchMs;
   bool useOnednn = !noOnednn && onednnAvailable();
   bool convgenThreads = convgenHasThreadsOption();
+  if (dtype != "f32" && dtype != "bf16")
+    return fail("--dtype must be f32 or bf16, not '" + dtype + "'");
+  // bf16 results are rounded once from f32 sums by both sides, which may
+  // add in different orders: a bf16 ulp of the larger values.
+  double tolerance =
+      isBF16() && rtol.getNumOccurrences() == 0 ? 2e-2 : double(rtol);
 
   // Machine and peak.
   llvm::outs() << "conv-bench: " << problems.size() << " shape(s), threads "
@@ -1204,6 +1277,9 @@ int main(int argc, char **argv) {
                                  t, peak[t] * 1e-9)
                  << " [" << peakIsaDescription() << "]\n";
   }
+  if (isBF16())
+    llvm::outs() << "dtype bf16: % of peak against twice the fp32 peak (the "
+                    "rate of vdpbf16ps)\n";
   llvm::outs() << "\n";
   printRowHeader();
 
@@ -1217,7 +1293,10 @@ int main(int argc, char **argv) {
         outD(p.outElems);
     fillUniform(lhs, seed++);
     fillUniform(rhs, seed++);
-    std::vector<void *> buffers{lhs.data, rhs.data, outC.data};
+    Storage lhsS(lhs), rhsS(rhs), outCS(outC), outDS(outD);
+    lhsS.fromF32();
+    rhsS.fromF32();
+    std::vector<void *> buffers{lhsS.data(), rhsS.data(), outCS.data()};
 
     std::shared_ptr<const Kernel> kernel;
     unsigned compiledFor = 0;
@@ -1234,9 +1313,10 @@ int main(int argc, char **argv) {
       row.description = p.description;
       row.threads = t;
       row.convgenThreads = convgenThreads ? t : 1;
-      row.peak = peak[t];
+      row.peak = isBF16() ? 2 * peak[t] : peak[t];
       row.flops = p.flops;
-      row.bytes = 4.0 * double(p.lhsElems + p.rhsElems + p.outElems);
+      row.bytes = (isBF16() ? 2.0 : 4.0) *
+                  double(p.lhsElems + p.rhsElems + p.outElems);
 
       // ConvGen: compile once (or per thread count once the runtime takes
       // one); the first compile's latency is reported.
@@ -1306,7 +1386,7 @@ int main(int argc, char **argv) {
         if (!setOnednnThreads(int(t)))
           warn("cannot set oneDNN's OpenMP thread count");
         std::string error;
-        dnnl = createDnnlRunner(p.dnnl, lhs.data, rhs.data, error);
+        dnnl = createDnnlRunner(p.dnnl, lhsS.data(), rhsS.data(), error);
         if (!dnnl)
           warn(p.def.id + ": " + error);
         else
@@ -1337,7 +1417,7 @@ int main(int argc, char **argv) {
 
       // A result ConvGen leaves partly unwritten must not pass the check
       // with values from an earlier thread count.
-      std::fill(outC.data, outC.data + outC.size, NAN);
+      outCS.fillNaN();
 
       // Warm-up, and one timed call per side to size the batches.
       Timer cg, dn;
@@ -1403,9 +1483,11 @@ int main(int argc, char **argv) {
 
       // Results: ConvGen against oneDNN (same inputs), or the f64 reference.
       std::string referenceLine;
+      outCS.toF32();
       if (kernel && convgenOk) {
         if (dnnl) {
-          dnnl->readResult(outD.data);
+          dnnl->readResult(outDS.data());
+          outDS.toF32();
           row.err = maxRelativeError(outC.data, outD.data, p.outElems);
           row.check = "onednn";
         } else if (p.flops <= refMaxGflop * 1e9 && kernel->singleConvOp()) {
@@ -1438,16 +1520,16 @@ int main(int argc, char **argv) {
                           ": vs the f64 reference: ConvGen " +
                           fmtNum(errC, "%.2e") + ", oneDNN " +
                           fmtNum(errD, "%.2e") + "\n";
-          if (!(errC <= rtol)) {
+          if (!(errC <= tolerance)) {
             warn(p.def.id + ": ConvGen differs from the f64 reference by " +
                  fmtNum(errC, "%.3e"));
             row.failed = true;
           }
         }
-        if (!std::isnan(row.err) && !(row.err <= rtol)) {
+        if (!std::isnan(row.err) && !(row.err <= tolerance)) {
           warn(p.def.id + ": max relative difference " +
                fmtNum(row.err, "%.3e") + " exceeds --rtol " +
-               fmtNum(rtol, "%.1e") + " (against " + row.check + ")");
+               fmtNum(tolerance, "%.1e") + " (against " + row.check + ")");
           row.failed = true;
         }
       }

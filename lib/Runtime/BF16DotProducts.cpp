@@ -55,6 +55,49 @@ void emulate(llvm::CallInst *call) {
 
 } // namespace
 
+unsigned convgen::moveBF16VectorsAsIntegers(llvm::Module &module) {
+  // (Collected first: rewriting erases the stores, which may follow.)
+  llvm::SmallVector<llvm::LoadInst *> loads;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &inst : block)
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+          loads.push_back(load);
+  unsigned changed = 0;
+  for (llvm::LoadInst *load : loads) {
+    if (load->isVolatile() || load->isAtomic())
+      continue;
+    auto *type = llvm::dyn_cast<llvm::FixedVectorType>(load->getType());
+    if (!type || !type->getElementType()->isBFloatTy() ||
+        load->use_empty() ||
+        llvm::any_of(load->users(), [&](llvm::User *user) {
+          auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+          return !store || store->getValueOperand() != load ||
+                 store->isVolatile() || store->isAtomic();
+        }))
+      continue;
+    auto *bits = llvm::FixedVectorType::get(
+        llvm::Type::getInt16Ty(module.getContext()),
+        type->getNumElements());
+    llvm::IRBuilder<> b(load);
+    llvm::LoadInst *wide =
+        b.CreateAlignedLoad(bits, load->getPointerOperand(), load->getAlign());
+    wide->takeName(load);
+    wide->copyMetadata(*load);
+    for (llvm::User *user : llvm::make_early_inc_range(load->users())) {
+      auto *store = llvm::cast<llvm::StoreInst>(user);
+      llvm::IRBuilder<> sb(store);
+      llvm::StoreInst *moved = sb.CreateAlignedStore(
+          wide, store->getPointerOperand(), store->getAlign());
+      moved->copyMetadata(*store);
+      store->eraseFromParent();
+    }
+    load->eraseFromParent();
+    ++changed;
+  }
+  return changed;
+}
+
 BF16DotProductsPrepared
 convgen::prepareBF16DotProducts(llvm::Module &module,
                                 llvm::StringRef targetFeatures,

@@ -493,6 +493,7 @@ makeKernelTransformer(llvm::TargetMachine *targetMachine) {
     }();
     prepareBF16DotProducts(*module, targetMachine->getTargetFeatureString(),
                            hostHasBF16);
+    moveBF16VectorsAsIntegers(*module);
     llvm::PipelineTuningOptions tuning;
     tuning.LoopVectorization = false;
     tuning.LoopInterleaving = false;

@@ -150,6 +150,42 @@ TEST(BF16DotProducts, EmulatedNextToAnOddBF16Vector) {
   EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
 }
 
+TEST(BF16DotProducts, CopiesOfBF16VectorsMoveIntegers) {
+  constexpr const char *kCopies = R"(
+define void @copies(ptr %p, ptr %q, ptr %r, ptr %s) {
+  %v = load <64 x bfloat>, ptr %p, align 2
+  store <64 x bfloat> %v, ptr %q, align 64
+  store <64 x bfloat> %v, ptr %r, align 4
+  %w = load <16 x bfloat>, ptr %p, align 2
+  %e = fpext <16 x bfloat> %w to <16 x float>
+  store <16 x float> %e, ptr %s, align 4
+  ret void
+}
+)";
+  llvm::LLVMContext ctx;
+  auto module = parse(kCopies, ctx);
+  ASSERT_TRUE(module);
+  // The copy moves i16 vectors (alignments kept); the load that is widened
+  // stays bf16.
+  EXPECT_EQ(moveBF16VectorsAsIntegers(*module), 1u);
+  EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, nullptr);
+  EXPECT_NE(text.find("load <64 x i16>, ptr %p, align 2"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("store <64 x i16> %v, ptr %q, align 64"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("store <64 x i16> %v, ptr %r, align 4"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("load <16 x bfloat>, ptr %p, align 2"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("<64 x bfloat>"), std::string::npos) << text;
+}
+
 uint16_t toBF16(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, 4);

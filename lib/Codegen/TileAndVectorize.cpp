@@ -798,11 +798,6 @@ int64_t TileAndVectorize::threadCount() const {
   return resolveNumThreads(numThreads);
 }
 
-/// A relayout (linalg.transpose between the channels-first and
-/// channels-last layouts): square tiles over the two dimensions that are
-/// contiguous in the output and in the input (a vector.transpose of one
-/// vector per row), the other dimensions one at a time; threads over the
-/// first dimension with at least as many iterations as threads.
 /// `chunk`, or for a bf16 dimension of `extent` elements that `chunk` would
 /// cut into a vector of 8k + 1 > 1 elements (41 as 32 + 9), the largest
 /// halving of it that does not (41 as 5 x 8 + 1): LLVM 22 cannot generate
@@ -817,6 +812,11 @@ static int64_t bf16Chunk(Type elementType, int64_t extent, int64_t chunk) {
   return chunk;
 }
 
+/// A relayout (linalg.transpose between the channels-first and
+/// channels-last layouts): square tiles over the two dimensions that are
+/// contiguous in the output and in the input (a vector.transpose of one
+/// vector per row), the other dimensions one at a time; threads over the
+/// first dimension with at least as many iterations as threads.
 LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
                                              linalg::TransposeOp op) {
   ArrayRef<int64_t> perm = op.getPermutation();

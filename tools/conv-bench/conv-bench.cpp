@@ -882,7 +882,7 @@ bool writeCsv(const std::string &path, const std::vector<Row> &rows) {
   os << "id,op,shape,threads,convgen_ms,convgen_gflops,convgen_pct_peak,"
         "onednn_ms,onednn_gflops,onednn_pct_peak,ratio,compile_ms,"
         "max_rel_err,family,convgen_threads,peak_gflops,flops,bytes,"
-        "onednn_impl,checked_against\n";
+        "onednn_impl,checked_against,dtype\n";
   for (const Row &r : rows) {
     auto num = [](double v, const char *f) {
       return std::isnan(v) ? std::string() : fmtNum(v, f);
@@ -897,7 +897,7 @@ bool writeCsv(const std::string &path, const std::vector<Row> &rows) {
        << r.family << "," << r.convgenThreads << ","
        << fmtNum(r.peak * 1e-9, "%.2f") << "," << fmtNum(r.flops, "%.0f")
        << "," << fmtNum(r.bytes, "%.0f") << "," << csvQuote(r.impl) << ","
-       << r.check << "\n";
+       << r.check << "," << (isBF16() ? "bf16" : "f32") << "\n";
   }
   return true;
 }

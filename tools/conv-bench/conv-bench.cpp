@@ -4,14 +4,16 @@
 //              [--threads=1,2] [--reps=N] [--batch=N] [--csv=PATH]
 //              [--plot=PATH] [--list] [--list-json]
 //
-// Runs the shape suite of shared/spec/benchmarks.md §3 (f32, channels-last)
+// Runs the shape suite of shared/spec/benchmarks.md §3 (f32, or bf16 with
+// --dtype=bf16; channels-last)
 // through ConvGen's JIT (convgen::Jit) and through oneDNN (Debian libdnnl-dev
 // 2.6.3: convolution_backward_weights for conv.backprop_filter,
 // deconvolution_forward for conv.transpose) in the same process, on the same
 // buffers, with the same thread count, alternating the two sides. For every
 // (shape, thread count) it reports the best-of-N time, GFLOP/s (the
 // geometry's flops(): spec §2 conventions), % of the fp32 FMA peak measured
-// at startup for that thread count, ConvGen's first-call compile latency,
+// at startup for that thread count (twice it for bf16), ConvGen's
+// first-call compile latency,
 // the speed ratio ConvGen / oneDNN and the max relative difference of the
 // two results. See docs/Benchmarks.md.
 //

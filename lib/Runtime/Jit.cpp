@@ -491,9 +491,11 @@ makeKernelTransformer(llvm::TargetMachine *targetMachine) {
       auto it = features.find("avx512bf16");
       return it != features.end() && it->second;
     }();
+    // Copies first: their bf16 vectors then no longer count against the
+    // dot product's feature (odd lengths).
+    moveBF16VectorsAsIntegers(*module);
     prepareBF16DotProducts(*module, targetMachine->getTargetFeatureString(),
                            hostHasBF16);
-    moveBF16VectorsAsIntegers(*module);
     llvm::PipelineTuningOptions tuning;
     tuning.LoopVectorization = false;
     tuning.LoopInterleaving = false;

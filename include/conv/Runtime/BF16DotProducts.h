@@ -47,7 +47,9 @@ BF16DotProductsPrepared prepareBF16DotProducts(llvm::Module &module,
 /// AVX512-BF16 the x86 code generator legalizes such a load at an
 /// unaligned address element by element: DeepBench's 48x480 single-channel
 /// filter gradient in bf16 became 7079 scalar 16-bit loads and stores in
-/// one block, which took 4.8 s to schedule. Returns the loads changed.
+/// one block, which took 4.8 s to schedule. The JIT runs it before
+/// prepareBF16DotProducts, whose check of bf16 vector lengths then no
+/// longer sees the copies. Returns the loads changed.
 unsigned moveBF16VectorsAsIntegers(llvm::Module &module);
 
 } // namespace convgen

@@ -22,7 +22,7 @@ using namespace mlir::conv::detail;
 
 namespace {
 
-/// Multiply-adds per operand element below which an op stays 16-bit: the
+/// FLOPs per operand element below which an op stays 16-bit: the
 /// conversions read the operands once more and write them twice as wide,
 /// which memory-bound layers do not earn back (measured, bf16, 1 / 2
 /// threads: a 1-D WaveNet filter gradient at 64 FLOPs per element 86 ->

@@ -507,10 +507,9 @@ struct BF16PairContractionToDot
 bool hasOddBF16Vectors(Operation *func) {
   auto odd = [](Type type) {
     auto vector = dyn_cast<VectorType>(type);
-    if (!vector || !vector.getElementType().isBF16() || vector.getRank() == 0)
-      return false;
-    int64_t last = vector.getShape().back();
-    return last > 1 && last % 8 == 1;
+    return vector && vector.getElementType().isBF16() &&
+           vector.getRank() > 0 &&
+           conv::isOddBF16VectorLength(vector.getShape().back());
   };
   bool found = false;
   func->walk([&](Operation *op) {

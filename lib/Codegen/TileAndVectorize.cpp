@@ -805,9 +805,9 @@ int64_t TileAndVectorize::threadCount() const {
 /// conv-cpu-lower-vectors then keeps the whole function off the dot
 /// product.
 static int64_t bf16Chunk(Type elementType, int64_t extent, int64_t chunk) {
-  auto odd = [](int64_t n) { return n > 1 && n % 8 == 1; };
   if (elementType.isBF16())
-    while (chunk > 8 && (odd(extent % chunk) || odd(std::min(extent, chunk))))
+    while (chunk > 8 && (isOddBF16VectorLength(extent % chunk) ||
+                         isOddBF16VectorLength(std::min(extent, chunk))))
       chunk /= 2;
   return chunk;
 }
@@ -1426,7 +1426,7 @@ void TileAndVectorize::runOnOperation() {
     if (cols > vector && cols % vector != 0)
       whole = cols / vector * vector;
     int64_t rest = cols - whole;
-    bool oddRest = bf16 && rest > 1 && rest % 8 == 1;
+    bool oddRest = bf16 && isOddBF16VectorLength(rest);
     if (whole == 0 && !oddRest)
       continue;
     Operation *remainder = op;

@@ -1,6 +1,7 @@
 //===- BF16DotProducts.cpp - vdpbf16ps in JIT-compiled kernels ------------===//
 
 #include "conv/Runtime/BF16DotProducts.h"
+#include "conv/Codegen/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,7 +25,7 @@ namespace {
 bool isOddBF16Vector(llvm::Type *type) {
   auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
   return vector && vector->getElementType()->isBFloatTy() &&
-         vector->getNumElements() > 1 && vector->getNumElements() % 8 == 1;
+         mlir::conv::isOddBF16VectorLength(vector->getNumElements());
 }
 
 /// Replaces `call` (dpbf16ps(acc, a, b)) by two FMAs per lane.

@@ -10,6 +10,7 @@
 
 #include "conv/Runtime/Jit.h"
 #include "conv/Runtime/BF16DotProducts.h"
+#include "conv/Codegen/Passes.h"
 #include "conv/Runtime/BufferCache.h"
 
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
@@ -486,11 +487,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
 std::function<llvm::Error(llvm::Module *)>
 makeKernelTransformer(llvm::TargetMachine *targetMachine) {
   return [targetMachine](llvm::Module *module) -> llvm::Error {
-    static const bool hostHasBF16 = [] {
-      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-      auto it = features.find("avx512bf16");
-      return it != features.end() && it->second;
-    }();
+    static const bool hostHasBF16 = conv::HostVectorInfo::detect().bf16Dot;
     // Copies first: their bf16 vectors then no longer count against the
     // dot product's feature (odd lengths).
     moveBF16VectorsAsIntegers(*module);

@@ -410,6 +410,35 @@ TransposeSpec randomTranspose(std::mt19937 &rng) {
   }
 }
 
+/// Compiles `s` with `options`, runs it on `x` and `k` and compares the
+/// result with the reference; returns "" or the failure prefixed by
+/// `where`. The kernel's result is left in `*result` when given.
+std::string checkTranspose(Jit &jit, const TransposeSpec &s,
+                           const std::vector<uint8_t> &x,
+                           const std::vector<uint8_t> &k,
+                           const CompileOptions &options,
+                           const std::string &where,
+                           std::vector<uint8_t> *result = nullptr) {
+  auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
+  if (!g)
+    return where + ": invalid geometry: " + g.error();
+  size_t outN = numElements(g->outputShape());
+  std::vector<uint8_t> want(outN * byteWidth(s.elementType));
+  referenceTranspose(*g, s.elementType, x.data(), k.data(), want.data());
+  auto kernel = jit.compile(s, options);
+  if (!kernel)
+    return where + ": compile failed: " + llvm::toString(kernel.takeError());
+  std::vector<uint8_t> got(want.size(), 0xff);
+  std::vector<void *> buffers{const_cast<uint8_t *>(x.data()),
+                              const_cast<uint8_t *>(k.data()), got.data()};
+  if (auto err = (*kernel)->run(buffers))
+    return where + ": run failed: " + llvm::toString(std::move(err));
+  std::string mismatch = compare(s.elementType, got.data(), want.data(), outN);
+  if (result)
+    *result = std::move(got);
+  return mismatch.empty() ? "" : where + ": " + mismatch;
+}
+
 TEST(Differential, Transpose) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 1);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
@@ -453,24 +482,7 @@ TEST(Differential, Transpose) {
     const TransposeSpec &s = c.spec;
     std::string where = "config #" + std::to_string(job / kVariants) + " (" +
                         names[job % kVariants] + " lowering): " + describe(s);
-    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
-    if (!g)
-      return where + ": invalid geometry: " + g.error();
-    size_t outN = numElements(g->outputShape());
-    std::vector<uint8_t> want(outN * byteWidth(s.elementType));
-    referenceTranspose(*g, s.elementType, c.x.data(), c.k.data(), want.data());
-    auto kernel = jit.compile(s, variants[job % kVariants]);
-    if (!kernel)
-      return where + ": compile failed: " + llvm::toString(kernel.takeError());
-    std::vector<uint8_t> got(want.size(), 0xff);
-    std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
-                                const_cast<uint8_t *>(c.k.data()),
-                                got.data()};
-    if (auto err = (*kernel)->run(buffers))
-      return where + ": run failed: " + llvm::toString(std::move(err));
-    std::string mismatch =
-        compare(s.elementType, got.data(), want.data(), outN);
-    return mismatch.empty() ? "" : where + ": " + mismatch;
+    return checkTranspose(jit, s, c.x, c.k, variants[job % kVariants], where);
   });
   for (const std::string &f : failures)
     ADD_FAILURE() << f;
@@ -521,25 +533,8 @@ TEST(Differential, TransposeBF16DotProducts) {
     const TransposeSpec &s = c.spec;
     std::string where = "config #" + std::to_string(job / 3) + " (" +
                         names[job % 3] + "): " + describe(s);
-    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
-    if (!g)
-      return where + ": invalid geometry: " + g.error();
-    size_t outN = numElements(g->outputShape());
-    std::vector<uint8_t> want(outN * byteWidth(s.elementType));
-    referenceTranspose(*g, s.elementType, c.x.data(), c.k.data(), want.data());
-    auto kernel = jit.compile(s, variants[job % 3]);
-    if (!kernel)
-      return where + ": compile failed: " + llvm::toString(kernel.takeError());
-    std::vector<uint8_t> got(want.size(), 0xff);
-    std::vector<void *> buffers{const_cast<uint8_t *>(c.x.data()),
-                                const_cast<uint8_t *>(c.k.data()),
-                                got.data()};
-    if (auto err = (*kernel)->run(buffers))
-      return where + ": run failed: " + llvm::toString(std::move(err));
-    std::string mismatch =
-        compare(s.elementType, got.data(), want.data(), outN);
-    results[job] = std::move(got);
-    return mismatch.empty() ? "" : where + ": " + mismatch;
+    return checkTranspose(jit, s, c.x, c.k, variants[job % 3], where,
+                          &results[job]);
   });
   for (const std::string &f : failures)
     ADD_FAILURE() << f;

@@ -13,7 +13,6 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -72,39 +71,30 @@ std::unique_ptr<llvm::Module> parse(const char *text, llvm::LLVMContext &ctx) {
   return module;
 }
 
-unsigned countDotCalls(const llvm::Module &module) {
+/// Calls in `module` of functions whose name starts with `prefix`.
+unsigned countCalls(const llvm::Module &module, llvm::StringRef prefix) {
   unsigned n = 0;
   for (const llvm::Function &f : module)
     for (const llvm::BasicBlock &block : f)
       for (const llvm::Instruction &inst : block)
         if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
           if (call->getCalledFunction() &&
-              call->getCalledFunction()->getName().starts_with(
-                  "llvm.x86.avx512bf16.dpbf16ps"))
+              call->getCalledFunction()->getName().starts_with(prefix))
             ++n;
   return n;
+}
+
+unsigned countDotCalls(const llvm::Module &module) {
+  return countCalls(module, "llvm.x86.avx512bf16.dpbf16ps");
 }
 
 unsigned countFMAs(const llvm::Module &module) {
-  unsigned n = 0;
-  for (const llvm::Function &f : module)
-    for (const llvm::BasicBlock &block : f)
-      for (const llvm::Instruction &inst : block)
-        if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
-          if (call->getIntrinsicID() == llvm::Intrinsic::fma)
-            ++n;
-  return n;
+  return countCalls(module, "llvm.fma.");
 }
 
-bool hostHasBF16() {
+bool hostHas(llvm::StringRef feature) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  auto it = features.find("avx512bf16");
-  return it != features.end() && it->second;
-}
-
-bool hostHasAVX512() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  auto it = features.find("avx512f");
+  auto it = features.find(feature);
   return it != features.end() && it->second;
 }
 
@@ -245,7 +235,7 @@ std::vector<float> runDot(const char *text, bool native,
 }
 
 TEST(BF16DotProducts, EmulationComputesWhatTheInstructionComputes) {
-  if (!hostHasAVX512())
+  if (!hostHas("avx512f"))
     GTEST_SKIP() << "512-bit vectors need AVX-512 to run here";
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -276,7 +266,7 @@ TEST(BF16DotProducts, EmulationComputesWhatTheInstructionComputes) {
   ASSERT_EQ(emulated.size(), want.size());
   EXPECT_EQ(std::memcmp(emulated.data(), want.data(), 4 * want.size()), 0)
       << "the emulation differs from two FMAs per lane";
-  if (!hostHasBF16())
+  if (!hostHas("avx512bf16"))
     GTEST_SKIP() << "no AVX512-BF16 here: the instruction itself not run";
   std::vector<float> native = runDot(kDot, /*native=*/true, acc, a, b);
   ASSERT_EQ(native.size(), want.size());

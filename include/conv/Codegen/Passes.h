@@ -46,6 +46,13 @@ int64_t resolveNumThreads(unsigned numThreads);
 /// ops (tagged conv.role = relayout).
 void populateConvChannelsLastPatterns(RewritePatternSet &patterns);
 
+/// Whether a bf16 vector of `length` elements is one LLVM 22's x86 code
+/// generator cannot handle with AVX512-BF16 on (8k + 1 > 1: splitting it
+/// leaves a single element it cannot promote; docs/Codegen.md, JIT).
+inline bool isOddBF16VectorLength(int64_t length) {
+  return length > 1 && length % 8 == 1;
+}
+
 /// Patterns of conv-cpu-lower-vectors' `bf16-dot`: a contraction of bf16
 /// operands (widened to f32) into f32 over a reduction of 2 with columns a
 /// multiple of 16 becomes `x86vector.avx512.dot` (vdpbf16ps).

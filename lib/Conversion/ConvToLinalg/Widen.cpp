@@ -14,8 +14,6 @@
 
 #include "mlir/IR/PatternMatch.h"
 
-#include <algorithm>
-
 using namespace mlir;
 using namespace mlir::conv;
 using namespace mlir::conv::detail;
@@ -54,23 +52,24 @@ struct WidenSixteenBitConv : public RewritePattern {
       return failure();
     if (keepBF16Transposes && element.isBF16() && isa<TransposeOp>(op))
       return rewriter.notifyMatchFailure(op, "bf16 transposes use vdpbf16ps");
-    // FLOPs: 2 x (elements of the reduction's free operand) x (the other
-    // operand's elements per output channel): out_backprop x filter
-    // elements per Cout for a filter gradient, input x kernel elements per
-    // Cin for a transposed convolution.
+    // The FLOPs of the geometry (spec §2 conventions) per operand element.
     auto x = cast<RankedTensorType>(op->getOperand(0).getType());
     auto y = cast<RankedTensorType>(op->getOperand(1).getType());
-    if (!x.hasStaticShape() || !y.hasStaticShape() ||
-        !resultType.hasStaticShape())
+    if (!x.hasStaticShape() || !y.hasStaticShape())
       return failure();
-    double flops, elements = double(x.getNumElements() + y.getNumElements());
-    if (isa<BackpropFilterOp>(op))
-      flops = 2.0 * double(y.getNumElements()) *
-              double(resultType.getNumElements()) /
-              double(std::max<int64_t>(1, resultType.getShape().back()));
-    else
-      flops = 2.0 * double(x.getNumElements()) * double(y.getNumElements()) /
-              double(std::max<int64_t>(1, y.getShape().back()));
+    double flops;
+    if (auto dw = dyn_cast<BackpropFilterOp>(op)) {
+      auto g = dw.getGeometry();
+      if (!g)
+        return rewriter.notifyMatchFailure(op, g.error());
+      flops = g->flops();
+    } else {
+      auto g = cast<TransposeOp>(op).getGeometry();
+      if (!g)
+        return rewriter.notifyMatchFailure(op, g.error());
+      flops = g->flops();
+    }
+    double elements = double(x.getNumElements() + y.getNumElements());
     if (elements == 0 || flops < kMinFlopsPerElement * elements)
       return rewriter.notifyMatchFailure(op, "memory-bound: stays 16-bit");
     Location loc = op->getLoc();

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
@@ -296,6 +297,162 @@ struct SplitLoopCarriedColumns : public OpRewritePattern<scf::ForOp> {
   unsigned bits;
 };
 
+/// Whether `type` is a grouped register tile `vector<R x G x C>` whose
+/// groups' columns C are narrower than a native vector of `bits` but fill
+/// whole ones together (see GroupedContractionToShuffles).
+bool isGroupedTile(Type type, unsigned bits) {
+  int64_t lanes = nativeLanes(type, bits);
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (lanes < 1 || vectorType.getRank() != 3)
+    return false;
+  int64_t groups = vectorType.getShape()[1], cols = vectorType.getShape()[2];
+  return cols < lanes && groups * cols % lanes == 0;
+}
+
+/// An scf.for carrying a grouped register tile `vector<R x G x C>` carries
+/// it as `vector<R x (G*C)>`. LLVM would carry R * G vectors of C lanes
+/// (xmm registers for C = 4 f32) and spill most of them; the rows of
+/// G * C lanes are what the FMAs update (the shape casts in the body fold
+/// against GroupedContractionToShuffles').
+struct FlattenLoopCarriedGroupedTiles : public OpRewritePattern<scf::ForOp> {
+  FlattenLoopCarriedGroupedTiles(MLIRContext *ctx, unsigned bits)
+      : OpRewritePattern(ctx), bits(bits) {}
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    if (llvm::none_of(loop.getInitArgs(), [&](Value v) {
+          return isGroupedTile(v.getType(), bits);
+        }))
+      return failure();
+    Location loc = loop.getLoc();
+    auto flatType = [&](Type type) -> Type {
+      if (!isGroupedTile(type, bits))
+        return type;
+      auto t = cast<VectorType>(type);
+      return VectorType::get({t.getShape()[0], t.getShape()[1] * t.getShape()[2]},
+                             t.getElementType());
+    };
+    auto reshape = [&](Value value, Type type) -> Value {
+      if (value.getType() == type)
+        return value;
+      return vector::ShapeCastOp::create(rewriter, loc, type, value);
+    };
+    SmallVector<Value> inits;
+    for (Value init : loop.getInitArgs())
+      inits.push_back(reshape(init, flatType(init.getType())));
+    auto newLoop =
+        scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), inits);
+    newLoop->setAttrs(loop->getAttrs());
+    Block *body = newLoop.getBody();
+    if (!body->empty())
+      rewriter.eraseOp(body->getTerminator());
+    rewriter.setInsertionPointToStart(body);
+    SmallVector<Value> argValues{newLoop.getInductionVar()};
+    for (auto [arg, init] :
+         llvm::zip(newLoop.getRegionIterArgs(), loop.getInitArgs()))
+      argValues.push_back(reshape(arg, init.getType()));
+    rewriter.mergeBlocks(loop.getBody(), body, argValues);
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded;
+    for (Value value : yield.getOperands())
+      yielded.push_back(reshape(value, flatType(value.getType())));
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+    rewriter.setInsertionPointAfter(newLoop);
+    SmallVector<Value> results;
+    for (auto [result, old] : llvm::zip(newLoop.getResults(), loop.getResults()))
+      results.push_back(reshape(result, old.getType()));
+    rewriter.replaceOp(loop, results);
+    return success();
+  }
+  unsigned bits;
+};
+
+/// The memref `source` with its last two dimensions collapsed into one, if
+/// a grouped tile `vector<A x B x C>` transferred at `indices` covers them
+/// whole (sizes B and C, indices 0) and they are contiguous.
+Value collapseTrailingPair(PatternRewriter &rewriter, Location loc,
+                           Value source, ValueRange indices, VectorType type,
+                           AffineMap map) {
+  auto memrefType = dyn_cast<MemRefType>(source.getType());
+  if (!memrefType || memrefType.getRank() < 2 || !map.isMinorIdentity())
+    return {};
+  int64_t rank = memrefType.getRank();
+  ArrayRef<int64_t> shape = memrefType.getShape();
+  if (shape[rank - 2] != type.getShape()[1] ||
+      shape[rank - 1] != type.getShape()[2] ||
+      !isZeroInteger(indices[rank - 2]) || !isZeroInteger(indices[rank - 1]))
+    return {};
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    groups.push_back({d});
+  groups.push_back({rank - 2, rank - 1});
+  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
+    return {};
+  return memref::CollapseShapeOp::create(rewriter, loc, source, groups);
+}
+
+/// A read or write of a grouped register tile `vector<A x B x C>` (see
+/// isGroupedTile) that covers the last two dimensions of a contiguous
+/// memref moves rows of B * C elements (`vector<A x (B*C)>` on the memref
+/// with those dimensions collapsed) instead of A * B vectors of C lanes.
+struct CollapseGroupedTileRead
+    : public OpRewritePattern<vector::TransferReadOp> {
+  CollapseGroupedTileRead(MLIRContext *ctx, unsigned bits)
+      : OpRewritePattern(ctx), bits(bits) {}
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isGroupedTile(type, bits) || op.getMask() ||
+        llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    Value collapsed =
+        collapseTrailingPair(rewriter, op.getLoc(), op.getBase(),
+                             op.getIndices(), type, op.getPermutationMap());
+    if (!collapsed)
+      return failure();
+    SmallVector<Value> indices(op.getIndices().drop_back());
+    auto rowsType = VectorType::get(
+        {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
+        type.getElementType());
+    Value read = vector::TransferReadOp::create(
+        rewriter, op.getLoc(), rowsType, collapsed, indices,
+        op.getPadding(), ArrayRef<bool>{true, true});
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type, read);
+    return success();
+  }
+  unsigned bits;
+};
+
+struct CollapseGroupedTileWrite
+    : public OpRewritePattern<vector::TransferWriteOp> {
+  CollapseGroupedTileWrite(MLIRContext *ctx, unsigned bits)
+      : OpRewritePattern(ctx), bits(bits) {}
+  LogicalResult matchAndRewrite(vector::TransferWriteOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isGroupedTile(type, bits) || op.getMask() ||
+        !isa<MemRefType>(op.getBase().getType()) ||
+        llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    Value collapsed =
+        collapseTrailingPair(rewriter, op.getLoc(), op.getBase(),
+                             op.getIndices(), type, op.getPermutationMap());
+    if (!collapsed)
+      return failure();
+    SmallVector<Value> indices(op.getIndices().drop_back());
+    auto rowsType = VectorType::get(
+        {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
+        type.getElementType());
+    Value rows = vector::ShapeCastOp::create(rewriter, op.getLoc(), rowsType,
+                                             op.getVector());
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        op, rows, collapsed, indices, ArrayRef<bool>{true, true});
+    return success();
+  }
+  unsigned bits;
+};
+
 /// Native shapes for the column split: contractions and reads of split
 /// tiles are unrolled into native-width column pieces.
 std::optional<SmallVector<int64_t>> columnPieceShape(Operation *op,
@@ -499,6 +656,236 @@ struct BF16PairContractionToDot
   }
 };
 
+/// The register tile of a grouped filter gradient with few channels per
+/// group (conv-cpu-tile-and-vectorize): a contraction
+///   acc[ci, g, co] += lhs[k, g, ci] * rhs[k, g, co]
+/// whose (g, co) columns fill vectors. Per reduction step k and row ci, the
+/// input values lhs[k, g, ci] are broadcast over their group's lanes by one
+/// lane shuffle of the row lhs[k] (a `vpermilps` when ci and co have the
+/// same extent), and one FMA per vector adds the product with rhs[k]. The
+/// sum runs over k in order, as the outer-product lowering's does. (That
+/// lowering unrolls the group dimension, which every operand has, into
+/// ci x co outer products a few lanes wide.)
+struct GroupedContractionToShuffles
+    : public OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD ||
+        isa<vector::MaskOp>(op->getParentOp()))
+      return failure();
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    auto lhsType = op.getLhsType(), rhsType = op.getRhsType();
+    if (!accType || accType.getRank() != 3 || lhsType.getRank() != 3 ||
+        rhsType.getRank() != 3 || !accType.getElementType().isF32() ||
+        !lhsType.getElementType().isF32() ||
+        !rhsType.getElementType().isF32() || accType.isScalable())
+      return failure();
+    SmallVector<vector::IteratorType> iterators = op.getIteratorTypesArray();
+    if (iterators.size() != 4)
+      return failure();
+    int64_t k = -1;
+    for (auto [d, it] : llvm::enumerate(iterators))
+      if (it == vector::IteratorType::reduction) {
+        if (k >= 0)
+          return failure();
+        k = static_cast<int64_t>(d);
+      }
+    if (k < 0)
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    for (AffineMap map : maps)
+      if (!map.isProjectedPermutation() || map.getNumResults() != 3)
+        return failure();
+    // acc (ci, g, co) or (g, ci, co) (transposed here and back: the
+    // 16-bit tiles' contractions take the accumulator so, and the
+    // transposes fold against the ones around them), lhs (k, g, ci), rhs
+    // (k, g, co).
+    int64_t g = maps[0].getDimPosition(1), co = maps[2].getDimPosition(2);
+    bool groupsFirst = maps[2].getDimPosition(0) == g;
+    int64_t ci = maps[2].getDimPosition(groupsFirst ? 1 : 0);
+    if (maps[2].getDimPosition(groupsFirst ? 0 : 1) != g)
+      return failure();
+    auto dims = [](AffineMap map) {
+      SmallVector<int64_t> d;
+      for (unsigned i = 0; i < map.getNumResults(); ++i)
+        d.push_back(map.getDimPosition(i));
+      return d;
+    };
+    if (dims(maps[0]) != SmallVector<int64_t>{k, g, ci} ||
+        dims(maps[1]) != SmallVector<int64_t>{k, g, co})
+      return failure();
+    SmallVector<int64_t> bounds;
+    op.getIterationBounds(bounds);
+    int64_t steps = bounds[k], rows = bounds[ci], groups = bounds[g],
+            cols = bounds[co];
+
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto rowType = VectorType::get({groups * cols}, f32);
+    // The accumulator as rows of (g, co) (the shape casts fold against a
+    // loop that carries it so: FlattenLoopCarriedGroupedTiles).
+    auto flatAccType = VectorType::get({rows, groups * cols}, f32);
+    Value accValue = op.getAcc();
+    if (groupsFirst)
+      accValue = vector::TransposeOp::create(rewriter, loc, accValue,
+                                             ArrayRef<int64_t>{1, 0, 2});
+    Value flatAcc =
+        vector::ShapeCastOp::create(rewriter, loc, flatAccType, accValue);
+    SmallVector<Value> acc;
+    for (int64_t r = 0; r < rows; ++r)
+      acc.push_back(vector::ExtractOp::create(rewriter, loc, flatAcc, r));
+    SmallVector<SmallVector<int64_t>> masks(rows);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t gi = 0; gi < groups; ++gi)
+        for (int64_t c = 0; c < cols; ++c)
+          masks[r].push_back(gi * rows + r);
+    // Row `step` of an operand as one vector: from the operand viewed as
+    // [steps, G * C] (which folds against a read of whole rows:
+    // CollapseGroupedTileTransfer), widened after the extraction when the
+    // operand is a widened 16-bit tile.
+    auto row = [&](Value operand, int64_t step) -> Value {
+      auto ext = operand.getDefiningOp<arith::ExtFOp>();
+      Value source = ext ? ext.getIn() : operand;
+      auto type = cast<VectorType>(source.getType());
+      auto flat = VectorType::get(
+          {steps, type.getShape()[1] * type.getShape()[2]},
+          type.getElementType());
+      Value rows = vector::ShapeCastOp::create(rewriter, loc, flat, source);
+      Value r = vector::ExtractOp::create(rewriter, loc, rows, step);
+      if (ext)
+        r = arith::ExtFOp::create(
+            rewriter, loc,
+            VectorType::get({flat.getShape()[1]}, f32), r);
+      return r;
+    };
+    for (int64_t step = 0; step < steps; ++step) {
+      Value x = row(op.getLhs(), step);
+      Value y = row(op.getRhs(), step);
+      for (int64_t r = 0; r < rows; ++r) {
+        Value spread =
+            vector::ShuffleOp::create(rewriter, loc, x, x, masks[r]);
+        acc[r] = vector::FMAOp::create(rewriter, loc, spread, y, acc[r]);
+      }
+    }
+    Value result = flatAcc;
+    for (int64_t r = 0; r < rows; ++r)
+      result = vector::InsertOp::create(rewriter, loc, acc[r], result, r);
+    Value tile = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({rows, groups, cols}, f32), result);
+    if (groupsFirst)
+      tile = vector::TransposeOp::create(rewriter, loc, tile,
+                                         ArrayRef<int64_t>{1, 0, 2});
+    rewriter.replaceOp(op, tile);
+    return success();
+  }
+};
+
+/// A grouped register tile's single reduction step, as the vectorizer
+/// leaves it for a tile one position long (the cut ranges of a tap's
+/// positions, docs/Lowering.md §2.5):
+///   t(acc)[g, ci, co] + x[g, ci] * y[g, co]   (vector<G x CI x CO>)
+/// with acc : vector<CI x G x CO> transposed [1, 0, 2], and x and y
+/// broadcast and transposed to the whole tile. Rewritten to the contraction
+/// acc[ci, g, co] += x[0, g, ci] * y[0, g, co] over one step (then lowered
+/// by GroupedContractionToShuffles; the transposes back to the
+/// accumulator's layout fold).
+struct GroupedStepToContraction : public OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// The rank-2 source of transpose(broadcast(source), perm), if `value` is
+  /// one; for extf(transpose(broadcast(source))) (16-bit operands), the
+  /// source widened to f32 (created before `value`).
+  static Value broadcastSource(PatternRewriter &rewriter, Value value,
+                               ArrayRef<int64_t> perm) {
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>()) {
+      Value source = broadcastSource(rewriter, ext.getIn(), perm);
+      if (!source)
+        return {};
+      auto type = cast<VectorType>(source.getType());
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ext);
+      return arith::ExtFOp::create(rewriter, ext.getLoc(),
+                                   type.clone(rewriter.getF32Type()), source);
+    }
+    auto transpose = value.getDefiningOp<vector::TransposeOp>();
+    if (!transpose || transpose.getPermutation() != perm)
+      return {};
+    auto broadcast = transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    if (!broadcast)
+      return {};
+    auto type = dyn_cast<VectorType>(broadcast.getSourceType());
+    return type && type.getRank() == 2 ? broadcast.getSource() : Value();
+  }
+
+  /// Whether `value` is [extf of] transpose(broadcast(rank-2), perm).
+  static bool matchSource(Value value, ArrayRef<int64_t> perm) {
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      value = ext.getIn();
+    auto transpose = value.getDefiningOp<vector::TransposeOp>();
+    if (!transpose || transpose.getPermutation() != perm)
+      return false;
+    auto broadcast = transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto type =
+        broadcast ? dyn_cast<VectorType>(broadcast.getSourceType()) : nullptr;
+    // A new leading dimension only (no stretched unit dimension): the
+    // source is then [G, CI] (x) or [G, CO] (y).
+    return type && type.getRank() == 2 &&
+           type.getShape() ==
+               broadcast.getResultVectorType().getShape().drop_front();
+  }
+
+  LogicalResult matchAndRewrite(arith::AddFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() != 3 || !type.getElementType().isF32())
+      return failure();
+    auto accT = op.getLhs().getDefiningOp<vector::TransposeOp>();
+    auto mul = op.getRhs().getDefiningOp<arith::MulFOp>();
+    if (!accT || !mul || accT.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+      return failure();
+    // x[g, ci] over the co lanes: broadcast to [CO, G, CI], transposed
+    // [1, 2, 0]; y[g, co] over the ci rows: [CI, G, CO], transposed
+    // [1, 0, 2].
+    // (Matched before anything is created: a failed match creates nothing.)
+    auto matches = [&](Value a, Value b) {
+      return matchSource(a, {1, 2, 0}) && matchSource(b, {1, 0, 2});
+    };
+    Value xOperand = mul.getLhs(), yOperand = mul.getRhs();
+    if (!matches(xOperand, yOperand))
+      std::swap(xOperand, yOperand);
+    if (!matches(xOperand, yOperand))
+      return failure();
+    Value x = broadcastSource(rewriter, xOperand, {1, 2, 0});
+    Value y = broadcastSource(rewriter, yOperand, {1, 0, 2});
+    ArrayRef<int64_t> shape = type.getShape(); // [G, CI, CO]
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr g, ci, co, k;
+    bindDims(ctx, g, ci, co, k);
+    auto maps = AffineMap::inferFromExprList(
+        ArrayRef<ArrayRef<AffineExpr>>{{k, g, ci}, {k, g, co}, {ci, g, co}},
+        ctx);
+    Value lhs = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({1, shape[0], shape[1]}, rewriter.getF32Type()), x);
+    Value rhs = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({1, shape[0], shape[2]}, rewriter.getF32Type()), y);
+    auto contract = vector::ContractionOp::create(
+        rewriter, loc, lhs, rhs, accT.getVector(),
+        rewriter.getAffineMapArrayAttr(maps),
+        rewriter.getArrayAttr(
+            {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+             vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+             vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
+             vector::IteratorTypeAttr::get(ctx,
+                                           vector::IteratorType::reduction)}));
+    rewriter.replaceOpWithNewOp<vector::TransposeOp>(
+        op, contract.getResult(), ArrayRef<int64_t>{1, 0, 2});
+    return success();
+  }
+};
+
 /// Whether `func` has a bf16 vector of 8k + 1 > 1 elements (its last
 /// dimension; the lowering to 1-D vectors keeps it): LLVM 22's x86 type
 /// legalizer aborts on an extractelement or bitcast of one when
@@ -533,6 +920,47 @@ struct LowerVectors
       populate(patterns);
       return applyPatternsGreedily(getOperation(), std::move(patterns));
     };
+    // Grouped register tiles: single steps as contractions; loops carry
+    // them as rows of whole vectors, and their reads and writes outside the
+    // loops move whole rows.
+    if (failed(apply([&](RewritePatternSet &p) {
+          p.add<GroupedStepToContraction>(p.getContext());
+          vector::TransposeOp::getCanonicalizationPatterns(p, p.getContext());
+        })) ||
+        failed(apply([&](RewritePatternSet &p) {
+          p.add<FlattenLoopCarriedGroupedTiles>(p.getContext(), bits);
+          vector::ShapeCastOp::getCanonicalizationPatterns(p, p.getContext());
+        })))
+      return signalPassFailure();
+    {
+      // The reads and writes of grouped tiles: the accumulators' around the
+      // loops, the operand rows' of the contractions (16-bit rows reach
+      // theirs through a broadcast, a transpose and an extension, which the
+      // contraction's indexing maps absorb below).
+      SmallVector<Operation *> transfers;
+      getOperation().walk([&](Operation *op) {
+        auto feedsGroupedTile = [](Operation *user) {
+          return isa<vector::ShapeCastOp, vector::ContractionOp,
+                     vector::BroadcastOp>(user);
+        };
+        if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+          if (isGroupedTile(read.getVectorType(), bits) &&
+              llvm::all_of(read->getUsers(), feedsGroupedTile))
+            transfers.push_back(op);
+        } else if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+          if (isGroupedTile(write.getVectorType(), bits) &&
+              write.getVector().getDefiningOp<vector::ShapeCastOp>())
+            transfers.push_back(op);
+        }
+      });
+      if (!transfers.empty()) {
+        RewritePatternSet patterns(ctx);
+        patterns.add<CollapseGroupedTileRead, CollapseGroupedTileWrite>(
+            ctx, bits);
+        if (failed(applyOpPatternsGreedily(transfers, std::move(patterns))))
+          return signalPassFailure();
+      }
+    }
     if (failed(apply([&](RewritePatternSet &p) {
           p.add<SplitLoopCarriedColumns>(p.getContext(), bits);
           vector::UnrollVectorOptions options;
@@ -568,6 +996,12 @@ struct LowerVectors
         failed(apply([](RewritePatternSet &p) {
           vector::populateCastAwayVectorLeadingOneDimPatterns(p);
           p.add<TransposedBroadcastToRowBroadcasts>(p.getContext());
+        })) ||
+        // Grouped tiles to lane shuffles and FMAs (before the outer
+        // products).
+        failed(apply([](RewritePatternSet &p) {
+          conv::populateGroupedContractionPatterns(p);
+          vector::TransposeOp::getCanonicalizationPatterns(p, p.getContext());
         })) ||
         // bf16 pair contractions to vdpbf16ps (before the outer products).
         (bf16Dot && !hasOddBF16Vectors(getOperation()) &&
@@ -621,4 +1055,9 @@ struct LowerVectors
 
 void mlir::conv::populateBF16DotProductPatterns(RewritePatternSet &patterns) {
   patterns.add<BF16PairContractionToDot>(patterns.getContext());
+}
+
+void mlir::conv::populateGroupedContractionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<GroupedContractionToShuffles>(patterns.getContext());
 }

@@ -441,6 +441,37 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     RegisterTile t = registerTile(accType, /*defaultChunk=*/8);
     if (grouped)
       outer[0] = 1;
+    // Groups with few channels (2-4 output channels per group for f32 on
+    // AVX-512, a multiple of the groups filling a vector): the register
+    // tile's columns run over (g, co), several groups at once, and its rows
+    // over ci; each input value is broadcast over its group's lanes by a
+    // lane shuffle (conv-cpu-lower-vectors, GroupedContractionToShuffles).
+    // Per group the tile would be ci x co accumulators a few lanes wide.
+    // (8 output channels per group keep the per-group tiles: half a vector,
+    // with broadcasts from memory, measured faster than a shuffle per FMA.
+    // Single-channel groups would need unit dimensions the vector lowering
+    // folds away first.)
+    int64_t laneGroups = 0;
+    if (grouped && channelsLast && accType.isF32() && ranges[co] >= 2 &&
+        ranges[ci] >= 2 && 4 * ranges[co] <= lanes(accType) &&
+        lanes(accType) % ranges[co] == 0 &&
+        ranges[0] * ranges[co] % lanes(accType) == 0 &&
+        ranges[ci] <= kMaxRegisterTileRows) {
+      int64_t perVector = lanes(accType) / ranges[co];
+      unsigned regs =
+          numVectorRegisters ? numVectorRegisters : host.numRegisters;
+      // Half the registers hold accumulators (ci rows of `vectors`); the
+      // rest the column operands, the read input rows and their shuffles
+      // (ResNeXt's 4 x 4 groups: 16 accumulators 56 GFLOP/s with 1 thread,
+      // 8: 37, 4: 33).
+      int64_t vectors = std::max<int64_t>(
+          1, (static_cast<int64_t>(regs) / 2) / ranges[ci]);
+      vectors = std::min(vectors, ranges[0] / perVector);
+      while (ranges[0] % (vectors * perVector) != 0)
+        --vectors;
+      laneGroups = vectors * perVector;
+      outer[0] = laneGroups == ranges[0] ? 0 : laneGroups;
+    }
     // (ci, co) cache block: when a tap's dW does not fit a quarter of the
     // L2 (it would stream from L3 once per reduction block), the block of it
     // that every reduction block sweeps over is cut to half the L1 (the loops
@@ -522,7 +553,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     std::optional<RowPack> rowPack = findRowPack(op.getDpsInputs()[0]);
     if (rowPack && rowPack->unitStrideRuns)
       blockBudget = l1 / 8;
-    if (grouped) {
+    if (laneGroups) {
+      // Lane-group tiles read whole cache lines of every row: their group
+      // blocks are the outermost loop, each over the whole reduction.
+      rowBytes *= laneGroups;
+    } else if (grouped) {
       rowBytes *= ranges[0];
       for (int64_t d = 1; d < numLoops; ++d)
         interchange.push_back(d);
@@ -567,12 +602,18 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     inner[ci] = t.rows;
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
+    if (laneGroups) {
+      inner[0] = laneGroups;
+      inner[ci] = ranges[ci];
+      inner[co] = ranges[co];
+    }
     // Rows that all fit one register tile (its column vectors, one operand
     // register per column vector and a broadcast register) are one tile:
     // 9 rows of one vector as 8 + 1, the 1-row tile was a chain of
     // dependent FMAs on a single accumulator (16 x 48 x 480 -> 16 channels
-    // 3x3: 47 -> 57 GFLOP/s with 1 thread).
-    {
+    // 3x3: 47 -> 57 GFLOP/s with 1 thread). (Lane-group tiles have all
+    // the rows already.)
+    if (!laneGroups) {
       unsigned regs =
           numVectorRegisters ? numVectorRegisters : host.numRegisters;
       int64_t cols = std::min(inner[co], ranges[co]);
@@ -595,7 +636,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
             break;
           }
     }
-    colsDim = co;
+    colsDim = laneGroups ? -1 : co;
     inner[last] = t.reductionChunk;
     // A range cut to the tap's positions that read the input (dynamic, at
     // most 2 chunks long: docs/Lowering.md §2.5) is reduced one position
@@ -608,7 +649,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // A group's accumulator tile [ci, 1, co] has a unit dimension between
     // its rows and columns: hoist it before the transfer patterns (as for
     // batch-row tiles).
-    if (grouped)
+    if (grouped && !laneGroups)
       hoistEarly = true;
     // A single tap (1x1 filters): split the output channels over threads;
     // every thread owns whole dW columns, so the result is deterministic.

@@ -58,6 +58,12 @@ inline bool isOddBF16VectorLength(int64_t length) {
 /// multiple of 16 becomes `x86vector.avx512.dot` (vdpbf16ps).
 void populateBF16DotProductPatterns(RewritePatternSet &patterns);
 
+/// Rewrites the register-tile contractions of grouped filter gradients with
+/// few channels per group, acc[ci, g, co] += lhs[k, g, ci] * rhs[k, g, co],
+/// to lane shuffles (each input value broadcast over its group's lanes) and
+/// FMAs over the (g, co) vectors (conv-cpu-lower-vectors).
+void populateGroupedContractionPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::conv
 
 #endif // CONV_CODEGEN_PASSES_H

@@ -72,7 +72,11 @@ def ConvCPUTileAndVectorizePass
       single-channel input at unit stride); the whole pack is erased.
       Rows that fit one register tile are one tile; rows that are not a
       multiple of the tile's take the fewest more rows (up to 12) dividing
-      them.
+      them. Grouped channels-last f32-accumulator taps with 2-12 input and
+      2 to lanes/4 output channels per group, whose (group, co) columns
+      fill whole vectors, get lane-group tiles: all ci rows x the columns
+      of several groups (accumulators in at most half the registers), the
+      group block loop outermost (see conv-cpu-lower-vectors).
     * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
       gives the number of tap loops when it is not the number of output
       dimensions): a ci cache block
@@ -166,6 +170,15 @@ def ConvCPULowerVectorsPass
     generate code for those with AVX512-BF16 enabled (see docs/Codegen.md).
     Last, f32 -> bf16 roundings become integer operations on the bits
     (round to nearest even), not a runtime call per element.
+
+    Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
+    y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the
+    loops carry them as rows of (g, co), their reads and writes of whole
+    trailing (g, c) dimensions move such rows (`memref.collapse_shape`),
+    one-position steps (elementwise multiply-add of broadcast rows) become
+    contractions, and each contraction becomes, per step and row, a lane
+    shuffle broadcasting x[k, g, ci] over group g's lanes and one FMA with
+    the row y[k].
 
     Register tiles whose columns are a number of native vectors that is not
     a power of two (`vector<4x24xf32>` with 8-lane vectors) are first split

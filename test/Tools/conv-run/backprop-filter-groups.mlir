@@ -1,0 +1,79 @@
+// Grouped filter gradients with few channels per group through the JIT
+// against the reference. With 16-lane vectors (AVX-512) the register tiles
+// of these layers run over (group, output channel) of several groups, each
+// input value broadcast over its group's lanes by a lane shuffle
+// (conv-cpu-tile-and-vectorize, GroupedContractionToShuffles); with 8 lanes
+// (AVX2) the ones with 2 output channels per group do. The IR checks pin the
+// AVX-512 tiles (test/Codegen/tile-and-vectorize-groups.mlir).
+
+// ResNeXt-like 3-D layer (4 -> 4 channels per group, 16 groups, padding 1,
+// so the taps' cut ranges are dynamic), 1 and 2 threads, bit-identical.
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 1 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 2 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=1 --output %t.seq.npy
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=2 --output %t.par.npy
+// RUN: cmp %t.seq.npy %t.par.npy
+// SAME with stride 2: the positions a tap reads are cut in both dimensions.
+// RUN: conv-run %s --entry nhwc_same_s2 --check --seed 4 --num-threads=2 | FileCheck %s --check-prefix=F32
+// 8 -> 4 channels per group: two tiles of 8 groups (8 rows each).
+// RUN: conv-run %s --entry nhwc_8x4 --check --seed 5 | FileCheck %s --check-prefix=F32
+// 4 -> 2 channels per group, 24 groups: tiles of 24 groups (3 vectors).
+// RUN: conv-run %s --entry nwc_4x2 --check --seed 6 | FileCheck %s --check-prefix=F32
+// 16-bit operands (widened to f32 as read) and 4 -> 8 channels per group
+// (per-group tiles).
+// RUN: conv-run %s --entry ndhwc_bf16_4x4 --check --seed 7 | FileCheck %s --check-prefix=BF16
+// RUN: conv-run %s --entry nhwc_f16_4x4 --check --seed 8 --num-threads=2 | FileCheck %s --check-prefix=F16
+// RUN: conv-run %s --entry nhwc_4x8 --check --seed 9 | FileCheck %s --check-prefix=F32
+
+// F32: check: max abs error {{.*}} (f32): PASS
+// BF16: check: max abs error {{.*}} (bf16): PASS
+// F16: check: max abs error {{.*}} (f16): PASS
+
+func.func @ndhwc_4x4(%x: tensor<2x4x10x12x64xf32>, %dy: tensor<2x4x10x12x64xf32>) -> tensor<3x3x3x4x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = EXPLICIT
+          explicit_paddings = [1, 1, 1, 1, 1, 1] strides = [1, 1, 1] dilations = [1, 1, 1]
+          : tensor<2x4x10x12x64xf32>, tensor<2x4x10x12x64xf32> -> tensor<3x3x3x4x64xf32>
+  return %dw : tensor<3x3x3x4x64xf32>
+}
+
+func.func @nhwc_same_s2(%x: tensor<2x13x15x64xf32>, %dy: tensor<2x7x8x64xf32>) -> tensor<3x3x4x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<2x13x15x64xf32>, tensor<2x7x8x64xf32> -> tensor<3x3x4x64xf32>
+  return %dw : tensor<3x3x4x64xf32>
+}
+
+func.func @nhwc_8x4(%x: tensor<2x10x20x128xf32>, %dy: tensor<2x8x18x64xf32>) -> tensor<3x3x8x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x10x20x128xf32>, tensor<2x8x18x64xf32> -> tensor<3x3x8x64xf32>
+  return %dw : tensor<3x3x8x64xf32>
+}
+
+func.func @nwc_4x2(%x: tensor<3x50x96xf32>, %dy: tensor<3x23x48xf32>) -> tensor<5x4x48xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID
+          strides = [2] dilations = [1]
+          : tensor<3x50x96xf32>, tensor<3x23x48xf32> -> tensor<5x4x48xf32>
+  return %dw : tensor<5x4x48xf32>
+}
+
+func.func @ndhwc_bf16_4x4(%x: tensor<2x4x10x12x64xbf16>, %dy: tensor<2x4x10x12x64xbf16>) -> tensor<3x3x3x4x64xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = EXPLICIT
+          explicit_paddings = [1, 1, 1, 1, 1, 1] strides = [1, 1, 1] dilations = [1, 1, 1]
+          : tensor<2x4x10x12x64xbf16>, tensor<2x4x10x12x64xbf16> -> tensor<3x3x3x4x64xbf16>
+  return %dw : tensor<3x3x3x4x64xbf16>
+}
+
+func.func @nhwc_f16_4x4(%x: tensor<2x12x12x64xf16>, %dy: tensor<2x10x10x64xf16>) -> tensor<3x3x4x64xf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x12x12x64xf16>, tensor<2x10x10x64xf16> -> tensor<3x3x4x64xf16>
+  return %dw : tensor<3x3x4x64xf16>
+}
+
+func.func @nhwc_4x8(%x: tensor<2x12x12x64xf32>, %dy: tensor<2x10x10x128xf32>) -> tensor<3x3x4x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x12x12x64xf32>, tensor<2x10x10x128xf32> -> tensor<3x3x4x128xf32>
+  return %dw : tensor<3x3x4x128xf32>
+}

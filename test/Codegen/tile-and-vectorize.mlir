@@ -142,16 +142,16 @@ func.func @transpose_columns_outside_rows(%x: tensor<1x12x12x8xf32>, %k: tensor<
 // Columns lowering (3 output channels, 11 taps: 33 columns): the kernel
 // relayout is tiled into 8 x 8 vector.transpose squares, and each input
 // column's row add (33 contiguous values) runs as two 16-lane vector adds
-// and a peeled scalar one. One batch item: the 20 columns go in 3 rounds
-// (columns 3i, 3i + 1, 3i + 2: rows 3 apart, 36 values, do not overlap),
-// each an scf.forall that threads may split.
+// and a peeled scalar one. The 20 columns go in 3 rounds (columns 3i,
+// 3i + 1, 3i + 2: rows 3 apart, 36 values, do not overlap), each a loop:
+// a round of 7 rows is too small to split over threads.
 // The GEMM's zero fill, fused into its tile (all 20 pixels x 33 columns),
 // is written in 16-lane rows too, not as one vector<20x33xf32> (which the
 // transfer lowering would unroll element by element).
 // CHECK-LABEL: func.func @row_adds
 // CHECK-NOT:     vector<20x33xf32>
 // CHECK:         vector.transpose %{{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
-// CHECK:         %[[R0:.*]] = scf.forall (%[[I:.*]]) in (7) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<1x261xf32>)
+// CHECK:         %[[R0:.*]] = scf.for %[[I:.*]] = %c0 to %c7 step %c1 iter_args(%[[O:.*]] = %{{.*}}) -> (tensor<1x261xf32>)
 // CHECK:           affine.apply affine_map<(d0) -> (d0 * 3)>(%[[I]])
 // CHECK:           %[[Q:.*]] = affine.apply affine_map<(d0) -> (d0 * 36)>(%[[I]])
 // CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16
@@ -159,10 +159,10 @@ func.func @transpose_columns_outside_rows(%x: tensor<1x12x12x8xf32>, %k: tensor<
 // CHECK:             vector.transfer_read {{.*}} : tensor<1x33xf32>, vector<16xf32>
 // CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
 // CHECK:           arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[O]][0, %[[Q]]] [1, 33] [1, 1]
-// CHECK:         %[[R1:.*]] = scf.forall (%[[I1:.*]]) in (7) shared_outs(%{{.*}} = %[[R0]])
+// CHECK:           tensor.insert_slice %{{.*}} into %[[O]][0, %[[Q]]] [1, 33] [1, 1]
+// CHECK:         %[[R1:.*]] = scf.for %[[I1:.*]] = %c0 to %c7 step %c1 iter_args(%{{.*}} = %[[R0]])
 // CHECK:           affine.apply affine_map<(d0) -> (d0 * 36 + 12)>(%[[I1]])
-// CHECK:         scf.forall (%[[I2:.*]]) in (6) shared_outs(%{{.*}} = %[[R1]])
+// CHECK:         scf.for %[[I2:.*]] = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[R1]])
 // CHECK:           affine.apply affine_map<(d0) -> (d0 * 36 + 24)>(%[[I2]])
 func.func @row_adds(%x: tensor<1x20x8xf32>, %k: tensor<11x3x8xf32>) -> tensor<1x87x3xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [4] dilation_rate = [1] : tensor<1x20x8xf32>, tensor<11x3x8xf32> -> tensor<1x87x3xf32>

@@ -11,9 +11,11 @@
 //      (role transpose_phase).
 //   3. Input columns 1..4 land all 4 taps in the output (outputs 2j - 1 ..
 //      2j + 2, crop 1): each adds its 16 (tap, co) values as one contiguous
-//      row of the output (role row_add), in order (the rows overlap). The
-//      border columns go tap by tap: column 0 for taps 1-3 (outputs 0..2),
-//      column 5 for taps 0-2 (outputs 9..11).
+//      row of the output (role row_add), in 2 rounds (columns 1, 3, then
+//      2, 4: rows two columns apart do not overlap, so no row's adds wait
+//      for the previous row's stores; the rounds are loops, being small).
+//      The border columns go tap by tap: column 0 for taps 1-3 (outputs
+//      0..2), column 5 for taps 0-2 (outputs 9..11).
 // CHECK-LABEL: func.func @columns_1d
 // CHECK:         %[[KM:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<4x4x4xf32> into tensor<16x4xf32>
 // CHECK:         %[[KTT:.*]] = linalg.transpose ins(%[[KM]] : tensor<16x4xf32>) outs(%{{.*}} : tensor<4x16xf32>) permutation = [1, 0]  {conv.role = "relayout"}
@@ -39,16 +41,22 @@
 // CHECK:           %[[R:.*]] = scf.for %[[M2:[^ ]*]] = %c0{{.*}} to %c3{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[L]])
 // CHECK:             tensor.extract_slice %[[YS]][0, 5, %[[M2]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x6x4x4xf32> to tensor<1x1x4xf32>
 // CHECK:             affine.apply affine_map<(d0) -> (d0 + 9)>(%[[M2]])
-// Columns 1..4: rows of 16 values at output offset (2j - 1) * 4.
+// Columns 1..4: rows of 16 values at output offset (2j - 1) * 4; round 0
+// the columns j = 2i + 1, round 1 j = 2i + 2.
 // CHECK:           %[[MERGED:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<1x12x4xf32> into tensor<1x48xf32>
-// CHECK:           %[[ROWS:.*]] = scf.for %[[J:[^ ]*]] = %c1{{.*}} to %c5 step %c1{{.*}} iter_args(%[[A:.*]] = %[[MERGED]])
+// CHECK:           %[[ROUND0:.*]] = scf.for %[[I:[^ ]*]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%[[A:.*]] = %[[MERGED]])
+// CHECK:             %[[J:.*]] = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>(%[[I]])
 // CHECK:             %[[YS1:.*]] = tensor.extract_slice %[[Y]][0, %[[J]], 0] [1, 1, 16] [1, 1, 1] : tensor<1x6x16xf32> to tensor<1x1x16xf32>
 // CHECK:             %[[YROW:.*]] = tensor.collapse_shape %[[YS1]] {{\[}}[0], [1, 2]] : tensor<1x1x16xf32> into tensor<1x16xf32>
-// CHECK:             %[[Q:.*]] = affine.apply affine_map<(d0) -> (d0 * 8 - 4)>(%[[J]])
+// CHECK:             %[[Q:.*]] = affine.apply affine_map<(d0) -> (d0 * 16 + 4)>(%[[I]])
 // CHECK:             %[[OROW:.*]] = tensor.extract_slice %[[A]][0, %[[Q]]] [1, 16] [1, 1] : tensor<1x48xf32> to tensor<1x16xf32>
 // CHECK:             linalg.generic {{.*}} ins(%[[YROW]] : tensor<1x16xf32>) outs(%[[OROW]] : tensor<1x16xf32>) attrs = {conv.role = "row_add"}
 // CHECK:               arith.addf
-// CHECK:           tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [1, 12, 4] : tensor<1x48xf32> into tensor<1x12x4xf32>
+// CHECK:           %[[ROUND1:.*]] = scf.for %[[I1:[^ ]*]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[ROUND0]])
+// CHECK:             affine.apply affine_map<(d0) -> (d0 * 2 + 2)>(%[[I1]])
+// CHECK:             affine.apply affine_map<(d0) -> (d0 * 16 + 12)>(%[[I1]])
+// CHECK:             conv.role = "row_add"
+// CHECK:           tensor.expand_shape %[[ROUND1]] {{\[}}[0], [1, 2]] output_shape [1, 12, 4] : tensor<1x48xf32> into tensor<1x12x4xf32>
 // CHECK:         tensor.parallel_insert_slice %{{.*}} into %[[SH]][%[[B]], 0, 0] [1, 12, 4] [1, 1, 1]
 // PHASES-LABEL: func.func @columns_1d
 // PHASES-NOT:     tensor.expand_shape
@@ -137,4 +145,22 @@ func.func @columns_2d(%x: tensor<1x3x3x4xf32>, %k: tensor<3x3x2x4xf32>) -> tenso
 func.func @swapped(%x: tensor<1x4x8xf32>, %k: tensor<32x1x8xf32>) -> tensor<1x56x1xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [8] dilation_rate = [1] : tensor<1x4x8xf32>, tensor<32x1x8xf32> -> tensor<1x56x1xf32>
   return %y : tensor<1x56x1xf32>
+}
+
+// One batch item with rounds of at least 16 Ki values (4 rounds of 150 rows
+// of 128 values): each round is an scf.forall that threads split (its rows
+// do not overlap); the rounds stay in order.
+// CHECK-LABEL: func.func @threaded_rounds
+// CHECK:         %[[T0:.*]] = scf.forall (%[[I:.*]]) in (150) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x19296xf32>)
+// CHECK:           affine.apply affine_map<(d0) -> (d0 * 4)>(%[[I]])
+// CHECK:           conv.role = "row_add"
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         %[[T1:.*]] = scf.forall (%[[I1:.*]]) in (150) shared_outs(%{{.*}} = %[[T0]])
+// CHECK:           affine.apply affine_map<(d0) -> (d0 * 4 + 1)>(%[[I1]])
+// CHECK:         %[[T2:.*]] = scf.forall (%{{.*}}) in (150) shared_outs(%{{.*}} = %[[T1]])
+// CHECK:         scf.forall (%{{.*}}) in (150) shared_outs(%{{.*}} = %[[T2]])
+func.func @threaded_rounds(%x: tensor<1x600x8xf32>, %k: tensor<128x1x8xf32>) -> tensor<1x19296xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [32] dilation_rate = [1] : tensor<1x600x8xf32>, tensor<128x1x8xf32> -> tensor<1x19296x1xf32>
+  %c = tensor.collapse_shape %y [[0], [1, 2]] : tensor<1x19296x1xf32> into tensor<1x19296xf32>
+  return %c : tensor<1x19296xf32>
 }

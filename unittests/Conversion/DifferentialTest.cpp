@@ -590,6 +590,12 @@ TEST(Differential, BackpropFilterColumnPartsAndPaddingCuts) {
        {1, 1}, {1, 1}, 2, 16, 64, ElementType::F32},
       {DataLayout::ChannelsLast, FilterPadding::Same, {}, {7, 7}, {3, 3},
        {1, 1}, {1, 1}, 2, 16, 64, ElementType::BF16},
+      // Tiny-Cin fused taps with 7 and 5 leading taps: output-channel
+      // parts of each (2 and 4 threads).
+      {DataLayout::ChannelsLast, FilterPadding::Same, {}, {14, 13}, {7, 7},
+       {2, 2}, {1, 1}, 2, 3, 64, ElementType::F32},
+      {DataLayout::ChannelsLast, FilterPadding::Valid, {}, {12, 30}, {5, 20},
+       {2, 2}, {1, 1}, 2, 1, 32, ElementType::F32},
       // 1x1 with more input than output channels: row parts (2 and 4
       // threads), one of them strided.
       {DataLayout::ChannelsLast, FilterPadding::Valid, {}, {6, 7}, {1, 1},

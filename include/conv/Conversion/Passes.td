@@ -94,8 +94,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "when the taps are not a multiple of it, each tap's output "
            "channels are split into threads / gcd(taps, threads) parts of "
            "at least 32 channels (a multiple of 16), another dimension of "
-           "the forall; a single tap with more input than output channels "
-           "splits its input channels instead (1: never)">,
+           "the forall (tiny-Cin fused taps: the leading taps, parts of at "
+           "least 16 channels); a single tap with more input than output "
+           "channels splits its input channels instead (1: never)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -236,18 +236,59 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // The leading taps are independent (one scf.forall, as in the general
     // lowering); with every dimension fused there is a single contraction.
+    // Leading taps that are not a multiple of the threads get output-channel
+    // parts, as in lowerTaps (columnParts): the 7x7 stem's 7 leading taps
+    // on 2 threads ran 4 and 3. Each part packs its own rows (the pack is
+    // a few percent of a part's work). Not inside another scf.forall.
+    int64_t leadTaps = 1;
+    for (int64_t d = 0; d < lead; ++d)
+      leadTaps *= g.filterSpatial[d];
+    Operation *at = rewriter.getInsertionBlock()->getParentOp();
+    bool nested =
+        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    int64_t parts = 1;
+    if (lead > 0 && !nested && threads > 1) {
+      int64_t p = threads / std::gcd(leadTaps, threads);
+      if (p > 1 && cout % p == 0 && (cout / p) % 16 == 0)
+        parts = p;
+    }
+    int64_t width = cout / parts;
     scf::ForallOp forall;
     SmallVector<Value> ivs;
+    Value partIv;
     Value iter = dw;
     if (lead > 0) {
       SmallVector<OpFoldResult> counts;
       for (int64_t d = 0; d < lead; ++d)
         counts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+      if (parts > 1)
+        counts.push_back(rewriter.getIndexAttr(parts));
       forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dw},
                                      std::nullopt);
       rewriter.setInsertionPointToStart(forall.getBody());
       ivs = llvm::to_vector(forall.getInductionVars());
+      if (parts > 1)
+        partIv = ivs.pop_back_val();
       iter = forall.getRegionIterArgs()[0];
+    }
+    OpFoldResult coOffset = rewriter.getIndexAttr(0);
+    if (partIv) {
+      coOffset = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, getAffineDimExpr(0, ctx) * width, {partIv});
+      // This part's output channels of out_backprop (channels last).
+      auto dyType = cast<RankedTensorType>(dy.getType());
+      int64_t dyRank = dyType.getRank();
+      SmallVector<OpFoldResult> offsets(dyRank, rewriter.getIndexAttr(0)),
+          sizes, strides(dyRank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0; d < dyRank; ++d)
+        sizes.push_back(rewriter.getIndexAttr(dyType.getDimSize(d)));
+      offsets.back() = coOffset;
+      sizes.back() = rewriter.getIndexAttr(width);
+      SmallVector<int64_t> partShape(dyType.getShape());
+      partShape.back() = width;
+      dy = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(partShape, dyType.getElementType()),
+          dy, offsets, sizes, strides);
     }
 
     // The window restricted to this leading tap (strided over its output
@@ -318,9 +359,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       if (d >= lead)
         blockShape.push_back(extent);
     }
-    wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
-    wSizes.append({rewriter.getIndexAttr(cin), rewriter.getIndexAttr(cout)});
-    blockShape.append({cin, cout});
+    wOffsets.append({rewriter.getIndexAttr(0), coOffset});
+    wSizes.append({rewriter.getIndexAttr(cin), rewriter.getIndexAttr(width)});
+    blockShape.append({cin, width});
     auto blockType = RankedTensorType::get(blockShape, dwType.getElementType());
     Value block = tensor::ExtractSliceOp::create(rewriter, loc, blockType, iter,
                                                  wOffsets, wSizes, wStrides);

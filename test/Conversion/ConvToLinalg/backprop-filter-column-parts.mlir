@@ -111,3 +111,27 @@ func.func @row_parts(%x: tensor<2x6x6x128xf32>, %dy: tensor<2x6x6x32xf32>) -> te
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x6x6x128xf32>, tensor<2x6x6x32xf32> -> tensor<1x1x128x32xf32>
   return %dw : tensor<1x1x128x32xf32>
 }
+
+// -----
+
+// Tiny-Cin fused taps (3 channels, 7x7: rows (kw, ci) = 21 per leading tap
+// kh) with 7 leading taps on 2 threads: the leading taps' scf.forall gets
+// 2 parts of 32 output channels (14 iterations, 7 per thread). Each part
+// packs its rows and contracts them with its out_backprop channels into
+// its columns of the leading tap's [21, 32] block.
+// CHECK-LABEL: func.func @fused_parts
+// CHECK:         scf.forall (%[[KH:.*]], %[[P:.*]]) in (7, 2) shared_outs(%[[DW:.*]] = %{{.*}}) -> (tensor<7x7x3x64xf32>)
+// CHECK:           %[[CO:.*]] = affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// CHECK:           %[[DY:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %[[CO]]] [2, 5, 5, 32] [1, 1, 1, 1] : tensor<2x5x5x64xf32> to tensor<2x5x5x32xf32>
+// CHECK:           conv.role = "row_gather"
+// CHECK:           %[[BLOCK:.*]] = tensor.extract_slice %[[DW]][%[[KH]], 0, 0, %[[CO]]] [1, 7, 3, 32] [1, 1, 1, 1] : tensor<7x7x3x64xf32> to tensor<7x3x32xf32>
+// CHECK:           %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[DY]] : tensor<2x5x5x21xf32>, tensor<2x5x5x32xf32>) outs(%{{.*}} : tensor<21x32xf32>) attrs = {conv.dw_contractions = 7 : i64, conv.role = "dw_tap"}
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[DW]][%[[KH]], 0, 0, %[[CO]]] [1, 7, 3, 32] [1, 1, 1, 1]
+// FOUR-LABEL: func.func @fused_parts
+// FOUR:         scf.forall (%{{.*}}, %{{.*}}) in (7, 4)
+// ONE-LABEL: func.func @fused_parts
+// ONE:         scf.forall (%{{.*}}) in (7) shared_outs
+func.func @fused_parts(%x: tensor<2x11x11x3xf32>, %dy: tensor<2x5x5x64xf32>) -> tensor<7x7x3x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x11x11x3xf32>, tensor<2x5x5x64xf32> -> tensor<7x7x3x64xf32>
+  return %dw : tensor<7x7x3x64xf32>
+}

@@ -25,13 +25,18 @@
 // RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
 // Tiny-Cin filter gradients (kernel dimensions fused with ci, the pack a
 // row gather of k*Cin-long input runs where the last dilation is 1): the
-// 7x7 stem with SAME padding, with 1 and 2 threads and with small-filter
-// row blocks (a 32 KiB L2); a 3-D layer with two fused dimensions; all
-// taps fused with a dilated first dimension; a dilated last dimension
-// (no runs).
+// 7x7 stem with SAME padding, with 1 and 2 threads (7 leading taps: 2 and
+// 4 output-channel parts of each with 2 and 4 threads, the 2-thread result
+// bit-identical to the sequential one) and with small-filter row blocks (a
+// 32 KiB L2); a 3-D layer with two fused dimensions; all taps fused with a
+// dilated first dimension; a dilated last dimension (no runs).
 // RUN: conv-run %s --entry nhwc_f32_stem --check --seed 9 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=4 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_stem --check --seed 11 --l2-cache-bytes=32768 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --seed 20 --num-threads=1 --output %t.stem.seq.npy
+// RUN: conv-run %s --entry nhwc_f32_stem --seed 20 --num-threads=2 --output %t.stem.par.npy
+// RUN: cmp %t.stem.seq.npy %t.stem.par.npy
 // RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_rows --check --seed 13 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_cols --check --seed 14 | FileCheck %s --check-prefix=F32

@@ -81,3 +81,22 @@ func.func @bf16_phase_pairs(%x: tensor<1x6x6x8xbf16>, %k: tensor<4x4x32x8xbf16>)
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x6x6x8xbf16>, tensor<4x4x32x8xbf16> -> tensor<1x12x12x32xbf16>
   return %y : tensor<1x12x12x32xbf16>
 }
+
+// -----
+
+// Filter-gradient rows of 28 positions (a whole number of half chunks, not
+// of chunks): reduced 4 positions a step, with no remainder step (3 x 8 + 4
+// before). Rows of 10 (@dw_cout21 above) are not a multiple of 4 either
+// and keep chunks of 8.
+// CHECK-LABEL: func.func @dw_rows_28
+// CHECK-NOT:     vector.contract {{.*}} : vector<8x8xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c28 step %c4
+// CHECK:           vector.contract {{.*}} : vector<4x8xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK-NOT:     vector.contract {{.*}} : vector<8x8xf32>
+// CHECK:         return
+func.func @dw_rows_28(%x: tensor<2x30x30x32xf32>, %dy: tensor<2x28x28x32xf32>) -> tensor<3x3x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x30x30x32xf32>, tensor<2x28x28x32xf32> -> tensor<3x3x32x32xf32>
+  return %dw : tensor<3x3x32x32xf32>
+}

@@ -40,8 +40,9 @@ func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // A 3x3 layer with 128 + 128 channels (1024 bytes per position) and
 // 28-position rows: half the L1 holds 16 positions, which would cut every
 // row into 16 + 12; the whole row (28 KiB, 7/8 of the L1) fits, so it is
-// one block (chunks 8, 8, 8 and a peeled 4). The rows are the tap's rows
-// that read the input (27 or 28: a dynamic range).
+// one block, reduced in 7 chunks of 4 positions (a whole number of half
+// chunks: no peeled remainder). The rows are the tap's rows that read the
+// input (27 or 28: a dynamic range).
 // CHECK-LABEL: func.func @dw_whole_row
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
 // CHECK:           %[[R:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>
@@ -51,10 +52,10 @@ func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // CHECK-NOT:           step %c16
 // CHECK:               scf.for %{{.*}} = %c0 to %c126 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c128 step %c16
-// CHECK:                   scf.for %{{.*}} = %c0 to %c24 step %c8
-// CHECK:                     vector.transfer_read %{{.*}} vector<8x6xf32>
-// CHECK:                   vector.transfer_read %{{.*}} vector<4x6xf32>
-// CHECK:                   vector.transfer_read %arg1[%{{.*}}, %{{.*}}, %c24, %{{.*}}], {{.*}} vector<4x16xf32>
+// CHECK:                   scf.for %{{.*}} = %c0 to %c28 step %c4
+// CHECK:                     vector.transfer_read %{{.*}} vector<4x6xf32>
+// CHECK-NOT:                 vector<8x6xf32>
+// CHECK:         return
 func.func @dw_whole_row(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32>) -> tensor<3x3x128x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x28x28x128xf32>, tensor<2x28x28x128xf32> -> tensor<3x3x128x128xf32>
   return %dw : tensor<3x3x128x128xf32>
@@ -71,9 +72,10 @@ func.func @dw_whole_row(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32
 // CHECK-NOT:       step %c16 iter_args
 // CHECK:           scf.for %{{.*}} = %c0 to %c126 step %c6
 // CHECK:             scf.for %{{.*}} = %c0 to %c128 step %c16
-// CHECK:               scf.for %{{.*}} = %c0 to %c24 step %c8
-// CHECK:                 vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
-// CHECK:               vector.transfer_read %arg0[%{{.*}}, %{{.*}}, %c24, %{{.*}}], {{.*}} vector<4x6xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c28 step %c4
+// CHECK:                 vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
+// CHECK-NOT:           vector<8x6xf32>
+// CHECK:         return
 func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32>) -> tensor<1x1x128x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x28x28x128xf32>, tensor<2x28x28x128xf32> -> tensor<1x1x128x128xf32>
   return %dw : tensor<1x1x128x128xf32>

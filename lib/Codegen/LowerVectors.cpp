@@ -661,8 +661,9 @@ struct BF16PairContractionToDot
 ///   acc[ci, g, co] += lhs[k, g, ci] * rhs[k, g, co]
 /// whose (g, co) columns fill vectors. Per reduction step k and row ci, the
 /// input values lhs[k, g, ci] are broadcast over their group's lanes by one
-/// lane shuffle of the row lhs[k] (a `vpermilps` when ci and co have the
-/// same extent), and one FMA per vector adds the product with rhs[k]. The
+/// lane shuffle of the row lhs[k] (an in-lane `vshufps` / `vpermilps` when
+/// ci and co have the same extent), and one FMA per vector adds the product
+/// with rhs[k]. The
 /// sum runs over k in order, as the outer-product lowering's does. (That
 /// lowering unrolls the group dimension, which every operand has, into
 /// ci x co outer products a few lanes wide.)
@@ -743,22 +744,23 @@ struct GroupedContractionToShuffles
           masks[r].push_back(gi * rows + r);
     // Row `step` of an operand as one vector: from the operand viewed as
     // [steps, G * C] (which folds against a read of whole rows:
-    // CollapseGroupedTileTransfer), widened after the extraction when the
+    // CollapseGroupedTileRead), widened after the extraction when the
     // operand is a widened 16-bit tile.
     auto row = [&](Value operand, int64_t step) -> Value {
       auto ext = operand.getDefiningOp<arith::ExtFOp>();
       Value source = ext ? ext.getIn() : operand;
       auto type = cast<VectorType>(source.getType());
-      auto flat = VectorType::get(
+      auto flatType = VectorType::get(
           {steps, type.getShape()[1] * type.getShape()[2]},
           type.getElementType());
-      Value rows = vector::ShapeCastOp::create(rewriter, loc, flat, source);
-      Value r = vector::ExtractOp::create(rewriter, loc, rows, step);
+      Value flat =
+          vector::ShapeCastOp::create(rewriter, loc, flatType, source);
+      Value value = vector::ExtractOp::create(rewriter, loc, flat, step);
       if (ext)
-        r = arith::ExtFOp::create(
-            rewriter, loc,
-            VectorType::get({flat.getShape()[1]}, f32), r);
-      return r;
+        value = arith::ExtFOp::create(
+            rewriter, loc, VectorType::get({flatType.getShape()[1]}, f32),
+            value);
+      return value;
     };
     for (int64_t step = 0; step < steps; ++step) {
       Value x = row(op.getLhs(), step);
@@ -867,10 +869,11 @@ struct GroupedStepToContraction : public OpRewritePattern<arith::AddFOp> {
     auto maps = AffineMap::inferFromExprList(
         ArrayRef<ArrayRef<AffineExpr>>{{k, g, ci}, {k, g, co}, {ci, g, co}},
         ctx);
+    Type f32 = rewriter.getF32Type();
     Value lhs = vector::ShapeCastOp::create(
-        rewriter, loc, VectorType::get({1, shape[0], shape[1]}, rewriter.getF32Type()), x);
+        rewriter, loc, VectorType::get({1, shape[0], shape[1]}, f32), x);
     Value rhs = vector::ShapeCastOp::create(
-        rewriter, loc, VectorType::get({1, shape[0], shape[2]}, rewriter.getF32Type()), y);
+        rewriter, loc, VectorType::get({1, shape[0], shape[2]}, f32), y);
     auto contract = vector::ContractionOp::create(
         rewriter, loc, lhs, rhs, accT.getVector(),
         rewriter.getAffineMapArrayAttr(maps),

@@ -328,8 +328,9 @@ struct FlattenLoopCarriedGroupedTiles : public OpRewritePattern<scf::ForOp> {
       if (!isGroupedTile(type, bits))
         return type;
       auto t = cast<VectorType>(type);
-      return VectorType::get({t.getShape()[0], t.getShape()[1] * t.getShape()[2]},
-                             t.getElementType());
+      return VectorType::get(
+          {t.getShape()[0], t.getShape()[1] * t.getShape()[2]},
+          t.getElementType());
     };
     auto reshape = [&](Value value, Type type) -> Value {
       if (value.getType() == type)
@@ -360,7 +361,8 @@ struct FlattenLoopCarriedGroupedTiles : public OpRewritePattern<scf::ForOp> {
     rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
     rewriter.setInsertionPointAfter(newLoop);
     SmallVector<Value> results;
-    for (auto [result, old] : llvm::zip(newLoop.getResults(), loop.getResults()))
+    for (auto [result, old] :
+         llvm::zip(newLoop.getResults(), loop.getResults()))
       results.push_back(reshape(result, old.getType()));
     rewriter.replaceOp(loop, results);
     return success();

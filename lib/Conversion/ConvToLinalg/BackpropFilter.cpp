@@ -287,8 +287,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       SmallVector<int64_t> partShape(dyType.getShape());
       partShape.back() = width;
       dy = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get(partShape, dyType.getElementType()),
-          dy, offsets, sizes, strides);
+          rewriter, loc,
+          RankedTensorType::get(partShape, dyType.getElementType()), dy,
+          offsets, sizes, strides);
     }
 
     // The window restricted to this leading tap (strided over its output

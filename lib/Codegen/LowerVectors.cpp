@@ -222,6 +222,60 @@ Value assembleColumnPieces(OpBuilder &b, Location loc, VectorType type,
   return result;
 }
 
+/// Replaces `loop` by an scf.for that carries each of its values as the
+/// values `split` makes of it (one or more, created at the current insertion
+/// point); the body and the users see the original values, which `join`
+/// rebuilds from those (`join(type, pieces)`; a single piece of the original
+/// type is the value itself).
+void recarryLoop(PatternRewriter &rewriter, scf::ForOp loop,
+                 llvm::function_ref<SmallVector<Value>(Value)> split,
+                 llvm::function_ref<Value(Type, ValueRange)> join) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> inits;
+  SmallVector<int64_t> counts;
+  for (Value init : loop.getInitArgs()) {
+    SmallVector<Value> pieces = split(init);
+    counts.push_back(static_cast<int64_t>(pieces.size()));
+    llvm::append_range(inits, pieces);
+  }
+  auto newLoop =
+      scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
+  newLoop->setAttrs(loop->getAttrs());
+  Block *body = newLoop.getBody();
+  // (The builder adds a terminator only to loops without results.)
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  // The original values (of the types of `originals`) from the flat list
+  // of pieces.
+  auto assemble = [&](ValueRange originals, ValueRange flat) {
+    SmallVector<Value> values;
+    int64_t next = 0;
+    for (auto [original, count] : llvm::zip(originals, counts)) {
+      ValueRange pieces = flat.slice(next, count);
+      next += count;
+      values.push_back(count == 1 && pieces.front().getType() ==
+                                         original.getType()
+                           ? pieces.front()
+                           : join(original.getType(), pieces));
+    }
+    return values;
+  };
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<Value> argValues{newLoop.getInductionVar()};
+  llvm::append_range(argValues, assemble(loop.getInitArgs(),
+                                         newLoop.getRegionIterArgs()));
+  rewriter.mergeBlocks(loop.getBody(), body, argValues);
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  rewriter.setInsertionPoint(yield);
+  SmallVector<Value> yielded;
+  for (Value value : yield.getOperands())
+    llvm::append_range(yielded, split(value));
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+  rewriter.setInsertionPointAfter(newLoop);
+  rewriter.replaceOp(loop, assemble(loop.getResults(), newLoop.getResults()));
+}
+
 /// An scf.for carrying a register tile whose columns are split (see
 /// splitsColumns) carries its column pieces instead; the body and the
 /// users see the reassembled tile, which folds away once the contraction
@@ -236,62 +290,18 @@ struct SplitLoopCarriedColumns : public OpRewritePattern<scf::ForOp> {
         }))
       return failure();
     Location loc = loop.getLoc();
-    SmallVector<Value> inits;
-    SmallVector<int64_t> counts;
-    for (Value init : loop.getInitArgs()) {
-      if (!splitsColumns(init.getType(), bits)) {
-        inits.push_back(init);
-        counts.push_back(1);
-        continue;
-      }
-      SmallVector<Value> pieces = extractColumnPieces(
-          rewriter, loc, init, nativeLanes(init.getType(), bits));
-      counts.push_back(static_cast<int64_t>(pieces.size()));
-      llvm::append_range(inits, pieces);
-    }
-    auto newLoop =
-        scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
-                           loop.getUpperBound(), loop.getStep(), inits);
-    newLoop->setAttrs(loop->getAttrs());
-    Block *body = newLoop.getBody();
-    // (The builder adds a terminator only to loops without results.)
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    // The original values (of the types of `originals`) from the flat list
-    // of pieces.
-    auto assemble = [&](ValueRange originals, ValueRange flat) {
-      SmallVector<Value> values;
-      int64_t next = 0;
-      for (auto [original, count] : llvm::zip(originals, counts)) {
-        ValueRange pieces = flat.slice(next, count);
-        next += count;
-        values.push_back(count == 1 ? pieces.front()
-                                    : assembleColumnPieces(
-                                          rewriter, loc,
-                                          cast<VectorType>(original.getType()),
-                                          pieces));
-      }
-      return values;
-    };
-    rewriter.setInsertionPointToStart(body);
-    SmallVector<Value> argValues{newLoop.getInductionVar()};
-    llvm::append_range(argValues, assemble(loop.getInitArgs(),
-                                           newLoop.getRegionIterArgs()));
-    rewriter.mergeBlocks(loop.getBody(), body, argValues);
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
-    rewriter.setInsertionPoint(yield);
-    SmallVector<Value> yielded;
-    for (auto [value, count] : llvm::zip(yield.getOperands(), counts)) {
-      if (count == 1)
-        yielded.push_back(value);
-      else
-        llvm::append_range(
-            yielded, extractColumnPieces(rewriter, loc, value,
-                                         nativeLanes(value.getType(), bits)));
-    }
-    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
-    rewriter.setInsertionPointAfter(newLoop);
-    rewriter.replaceOp(loop, assemble(loop.getResults(), newLoop.getResults()));
+    recarryLoop(
+        rewriter, loop,
+        [&](Value value) -> SmallVector<Value> {
+          if (!splitsColumns(value.getType(), bits))
+            return {value};
+          return extractColumnPieces(rewriter, loc, value,
+                                     nativeLanes(value.getType(), bits));
+        },
+        [&](Type type, ValueRange pieces) {
+          return assembleColumnPieces(rewriter, loc, cast<VectorType>(type),
+                                      pieces);
+        });
     return success();
   }
   unsigned bits;
@@ -309,6 +319,13 @@ bool isGroupedTile(Type type, unsigned bits) {
   return cols < lanes && groups * cols % lanes == 0;
 }
 
+/// A grouped tile `vector<A x B x C>` as rows: `vector<A x (B*C)>`.
+VectorType groupedTileRows(VectorType type) {
+  return VectorType::get(
+      {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
+      type.getElementType());
+}
+
 /// An scf.for carrying a grouped register tile `vector<R x G x C>` carries
 /// it as `vector<R x (G*C)>`. LLVM would carry R * G vectors of C lanes
 /// (xmm registers for C = 4 f32) and spill most of them; the rows of
@@ -324,103 +341,84 @@ struct FlattenLoopCarriedGroupedTiles : public OpRewritePattern<scf::ForOp> {
         }))
       return failure();
     Location loc = loop.getLoc();
-    auto flatType = [&](Type type) -> Type {
-      if (!isGroupedTile(type, bits))
-        return type;
-      auto t = cast<VectorType>(type);
-      return VectorType::get(
-          {t.getShape()[0], t.getShape()[1] * t.getShape()[2]},
-          t.getElementType());
-    };
-    auto reshape = [&](Value value, Type type) -> Value {
-      if (value.getType() == type)
-        return value;
-      return vector::ShapeCastOp::create(rewriter, loc, type, value);
-    };
-    SmallVector<Value> inits;
-    for (Value init : loop.getInitArgs())
-      inits.push_back(reshape(init, flatType(init.getType())));
-    auto newLoop =
-        scf::ForOp::create(rewriter, loc, loop.getLowerBound(),
-                           loop.getUpperBound(), loop.getStep(), inits);
-    newLoop->setAttrs(loop->getAttrs());
-    Block *body = newLoop.getBody();
-    if (!body->empty())
-      rewriter.eraseOp(body->getTerminator());
-    rewriter.setInsertionPointToStart(body);
-    SmallVector<Value> argValues{newLoop.getInductionVar()};
-    for (auto [arg, init] :
-         llvm::zip(newLoop.getRegionIterArgs(), loop.getInitArgs()))
-      argValues.push_back(reshape(arg, init.getType()));
-    rewriter.mergeBlocks(loop.getBody(), body, argValues);
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
-    rewriter.setInsertionPoint(yield);
-    SmallVector<Value> yielded;
-    for (Value value : yield.getOperands())
-      yielded.push_back(reshape(value, flatType(value.getType())));
-    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
-    rewriter.setInsertionPointAfter(newLoop);
-    SmallVector<Value> results;
-    for (auto [result, old] :
-         llvm::zip(newLoop.getResults(), loop.getResults()))
-      results.push_back(reshape(result, old.getType()));
-    rewriter.replaceOp(loop, results);
+    recarryLoop(
+        rewriter, loop,
+        [&](Value value) -> SmallVector<Value> {
+          if (!isGroupedTile(value.getType(), bits))
+            return {value};
+          auto type = cast<VectorType>(value.getType());
+          return {vector::ShapeCastOp::create(rewriter, loc,
+                                              groupedTileRows(type), value)};
+        },
+        [&](Type type, ValueRange pieces) -> Value {
+          return vector::ShapeCastOp::create(rewriter, loc, type,
+                                             pieces.front());
+        });
     return success();
   }
   unsigned bits;
 };
 
-/// The memref `source` with its last two dimensions collapsed into one, if
-/// a grouped tile `vector<A x B x C>` transferred at `indices` covers them
-/// whole (sizes B and C, indices 0) and they are contiguous.
-Value collapseTrailingPair(PatternRewriter &rewriter, Location loc,
-                           Value source, ValueRange indices, VectorType type,
-                           AffineMap map) {
-  auto memrefType = dyn_cast<MemRefType>(source.getType());
-  if (!memrefType || memrefType.getRank() < 2 || !map.isMinorIdentity())
-    return {};
+/// A grouped-tile transfer's memref with its last two dimensions collapsed
+/// into one, and the transfer's indices on it.
+struct CollapsedTransfer {
+  Value memref;
+  SmallVector<Value> indices;
+};
+
+/// For a read or write of a grouped register tile `vector<A x B x C>` (see
+/// isGroupedTile), unmasked and in bounds, whose minor-identity map covers
+/// the last two dimensions of a memref whole (sizes B and C, indices 0) and
+/// those dimensions are contiguous: that memref with them collapsed (a
+/// `memref.collapse_shape`, created only on success) and the indices.
+std::optional<CollapsedTransfer>
+collapseGroupedTransfer(PatternRewriter &rewriter,
+                        VectorTransferOpInterface op, unsigned bits) {
+  VectorType type = op.getVectorType();
+  auto memrefType = dyn_cast<MemRefType>(op.getBase().getType());
+  if (!isGroupedTile(type, bits) || op.getMask() || !memrefType ||
+      llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }) ||
+      memrefType.getRank() < 2 || !op.getPermutationMap().isMinorIdentity())
+    return std::nullopt;
   int64_t rank = memrefType.getRank();
   ArrayRef<int64_t> shape = memrefType.getShape();
+  ValueRange indices = op.getIndices();
   if (shape[rank - 2] != type.getShape()[1] ||
       shape[rank - 1] != type.getShape()[2] ||
       !isZeroInteger(indices[rank - 2]) || !isZeroInteger(indices[rank - 1]))
-    return {};
+    return std::nullopt;
   SmallVector<ReassociationIndices> groups;
   for (int64_t d = 0; d + 2 < rank; ++d)
     groups.push_back({d});
   groups.push_back({rank - 2, rank - 1});
   if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
-    return {};
-  return memref::CollapseShapeOp::create(rewriter, loc, source, groups);
+    return std::nullopt;
+  return CollapsedTransfer{
+      memref::CollapseShapeOp::create(rewriter, op.getLoc(), op.getBase(),
+                                      groups),
+      SmallVector<Value>(indices.drop_back())};
 }
 
-/// A read or write of a grouped register tile `vector<A x B x C>` (see
-/// isGroupedTile) that covers the last two dimensions of a contiguous
-/// memref moves rows of B * C elements (`vector<A x (B*C)>` on the memref
-/// with those dimensions collapsed) instead of A * B vectors of C lanes.
+/// A read or write of a grouped register tile `vector<A x B x C>` that
+/// covers the last two dimensions of a contiguous memref moves rows of
+/// B * C elements (`vector<A x (B*C)>` on the memref with those dimensions
+/// collapsed) instead of A * B vectors of C lanes.
 struct CollapseGroupedTileRead
     : public OpRewritePattern<vector::TransferReadOp> {
   CollapseGroupedTileRead(MLIRContext *ctx, unsigned bits)
       : OpRewritePattern(ctx), bits(bits) {}
   LogicalResult matchAndRewrite(vector::TransferReadOp op,
                                 PatternRewriter &rewriter) const override {
-    VectorType type = op.getVectorType();
-    if (!isGroupedTile(type, bits) || op.getMask() ||
-        llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
-      return failure();
-    Value collapsed =
-        collapseTrailingPair(rewriter, op.getLoc(), op.getBase(),
-                             op.getIndices(), type, op.getPermutationMap());
+    std::optional<CollapsedTransfer> collapsed =
+        collapseGroupedTransfer(rewriter, op, bits);
     if (!collapsed)
       return failure();
-    SmallVector<Value> indices(op.getIndices().drop_back());
-    auto rowsType = VectorType::get(
-        {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
-        type.getElementType());
     Value read = vector::TransferReadOp::create(
-        rewriter, op.getLoc(), rowsType, collapsed, indices,
-        op.getPadding(), ArrayRef<bool>{true, true});
-    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type, read);
+        rewriter, op.getLoc(), groupedTileRows(op.getVectorType()),
+        collapsed->memref, collapsed->indices, op.getPadding(),
+        ArrayRef<bool>{true, true});
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getVectorType(),
+                                                     read);
     return success();
   }
   unsigned bits;
@@ -432,24 +430,16 @@ struct CollapseGroupedTileWrite
       : OpRewritePattern(ctx), bits(bits) {}
   LogicalResult matchAndRewrite(vector::TransferWriteOp op,
                                 PatternRewriter &rewriter) const override {
-    VectorType type = op.getVectorType();
-    if (!isGroupedTile(type, bits) || op.getMask() ||
-        !isa<MemRefType>(op.getBase().getType()) ||
-        llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }))
-      return failure();
-    Value collapsed =
-        collapseTrailingPair(rewriter, op.getLoc(), op.getBase(),
-                             op.getIndices(), type, op.getPermutationMap());
+    std::optional<CollapsedTransfer> collapsed =
+        collapseGroupedTransfer(rewriter, op, bits);
     if (!collapsed)
       return failure();
-    SmallVector<Value> indices(op.getIndices().drop_back());
-    auto rowsType = VectorType::get(
-        {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
-        type.getElementType());
-    Value rows = vector::ShapeCastOp::create(rewriter, op.getLoc(), rowsType,
-                                             op.getVector());
+    Value rows = vector::ShapeCastOp::create(
+        rewriter, op.getLoc(), groupedTileRows(op.getVectorType()),
+        op.getVector());
     rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
-        op, rows, collapsed, indices, ArrayRef<bool>{true, true});
+        op, rows, collapsed->memref, collapsed->indices,
+        ArrayRef<bool>{true, true});
     return success();
   }
   unsigned bits;

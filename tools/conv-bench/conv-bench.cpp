@@ -202,6 +202,20 @@ cl::opt<int64_t> l3CacheBytes(
     cl::desc("Last-level cache size ConvGen's filter-gradient reduction "
              "blocks assume (0: the host's)"),
     cl::init(0), cl::cat(category));
+cl::opt<unsigned> registerTileRows(
+    "register-tile-rows",
+    cl::desc("Rows of ConvGen's register tiles (0: the heuristic's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<unsigned> registerTileVectors(
+    "register-tile-vectors",
+    cl::desc("Vectors per row of ConvGen's register tiles (0: the "
+             "heuristic's)"),
+    cl::init(0), cl::cat(category));
+cl::opt<unsigned> reductionChunk(
+    "reduction-chunk",
+    cl::desc("Filter-gradient reduction positions per register-tile step "
+             "(0: the heuristic's)"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Benchmark ConvGen's zero-insertion transpose lowering"),
@@ -1329,6 +1343,9 @@ int main(int argc, char **argv) {
         options.l1CacheBytes = l1CacheBytes;
         options.l2CacheBytes = l2CacheBytes;
         options.l3CacheBytes = l3CacheBytes;
+        options.registerTileRows = registerTileRows;
+        options.registerTileVectors = registerTileVectors;
+        options.reductionChunk = reductionChunk;
         trySetThreads(options, t, 0);
         double limit = smoke && compileTimeout.getNumOccurrences() == 0
                            ? 0.0

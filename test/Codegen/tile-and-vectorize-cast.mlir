@@ -1,5 +1,5 @@
-// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
-// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 num-threads=2" --conv-cpu-lower-vectors="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=LOWER
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --conv-cpu-lower-vectors="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=LOWER
 
 // The conversion of the f32 accumulators to a 16-bit result
 // (conv.role = "cast") runs in rows of two f32 vectors (32 elements), and

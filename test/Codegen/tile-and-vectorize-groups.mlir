@@ -1,4 +1,4 @@
-// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s
 
 // Grouped filter gradients with few channels per group: the register tile's
 // columns run over (group, output channel) of several groups, its rows over

@@ -1,5 +1,5 @@
-// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
-// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 num-threads=1 bf16-dot" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=1 bf16-dot" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
 
 // A relayout (conv-cpu-channels-last) to channels last, AVX2-sized: 8 x 8
 // tiles over C (contiguous in the output) and W (contiguous in the input),

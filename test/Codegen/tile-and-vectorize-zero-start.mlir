@@ -1,5 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize \
-// RUN:   --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16" \
+// RUN:   --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=1048576" \
 // RUN:   --loop-invariant-subset-hoisting --canonicalize --cse \
 // RUN:   --split-input-file | FileCheck %s
 

@@ -1,4 +1,4 @@
-// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s
 
 // dW tap of a 3x3 NHWC layer, AVX2-sized register tile: 6 rows (ci) x 16
 // lanes (co) of f32 accumulators and an inner chunk of 8 over ow. A whole

@@ -501,6 +501,105 @@ struct TransposeBitsOf16BitFloats
   }
 };
 
+/// Whether `op` reads `vector<N x 2 x T>` (unmasked, in bounds, minor
+/// identity) from a memref whose last dimension is that pair (size 2, read
+/// from index 0): the pair operands of a bf16 filter gradient
+/// (docs/Lowering.md §2.6).
+static bool isPairRead(vector::TransferReadOp op) {
+  VectorType type = op.getVectorType();
+  auto memrefType = dyn_cast<MemRefType>(op.getBase().getType());
+  if (type.getRank() != 2 || type.getDimSize(1) != 2 || type.isScalable() ||
+      op.getMask() || !memrefType || memrefType.getRank() < 2 ||
+      llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }) ||
+      !op.getPermutationMap().isMinorIdentity())
+    return false;
+  int64_t rank = memrefType.getRank();
+  return memrefType.getDimSize(rank - 1) == 2 &&
+         isZeroInteger(op.getIndices()[rank - 1]);
+}
+
+/// A pair read (isPairRead) whose every use is a shape cast (the column
+/// operand of BF16PairContractionToDot, whose pairs are shuffled as one
+/// vector), when the pair dimension is contiguous with the one before: one
+/// `vector<2N x T>` read of the memref with those dimensions collapsed,
+/// shape-cast back. Read as a 2-D vector it was lowered to N reads of 2
+/// elements and reassembled. (PairRowExtractsToLoads handles the broadcast
+/// rows.)
+struct FlattenPairRead : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isPairRead(op) || op->use_empty() ||
+        !llvm::all_of(op->getUsers(), [](Operation *user) {
+          return isa<vector::ShapeCastOp>(user);
+        }))
+      return failure();
+    VectorType type = op.getVectorType();
+    auto memrefType = cast<MemRefType>(op.getBase().getType());
+    int64_t rank = memrefType.getRank();
+    ValueRange indices = op.getIndices();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d + 2 < rank; ++d)
+      groups.push_back({d});
+    groups.push_back({rank - 2, rank - 1});
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
+      return failure();
+    Location loc = op.getLoc();
+    Value collapsed =
+        memref::CollapseShapeOp::create(rewriter, loc, op.getBase(), groups);
+    SmallVector<Value> flatIndices(indices.drop_back());
+    flatIndices.back() = arith::MulIOp::create(
+        rewriter, loc, flatIndices.back(),
+        arith::ConstantIndexOp::create(rewriter, loc, 2));
+    Value read = vector::TransferReadOp::create(
+        rewriter, loc,
+        VectorType::get({2 * type.getDimSize(0)}, type.getElementType()),
+        collapsed, flatIndices, op.getPadding(), ArrayRef<bool>{true});
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type, read);
+    return success();
+  }
+};
+
+/// A pair read (isPairRead) whose every use extracts one row, a pair (the
+/// broadcast rows of BF16PairContractionToDot): one 2-element load per row,
+/// which LLVM emits as a 32-bit broadcast from memory. Extracted from the
+/// 2-D vector, each pair was assembled from 16-bit lanes (pextrw, punpcklwd)
+/// before its broadcast: a bf16 filter gradient ran at 68 instead of 130
+/// GFLOP/s.
+struct PairRowExtractsToLoads
+    : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isPairRead(op) || op->use_empty())
+      return failure();
+    SmallVector<vector::ExtractOp> rows;
+    for (Operation *user : op->getUsers()) {
+      auto extract = dyn_cast<vector::ExtractOp>(user);
+      if (!extract || extract.getNumIndices() != 1 ||
+          !extract.getDynamicPosition().empty())
+        return failure();
+      rows.push_back(extract);
+    }
+    int64_t rank = cast<MemRefType>(op.getBase().getType()).getRank();
+    VectorType pairType =
+        VectorType::get({2}, op.getVectorType().getElementType());
+    for (vector::ExtractOp extract : rows) {
+      rewriter.setInsertionPoint(extract);
+      SmallVector<Value> indices(op.getIndices());
+      int64_t row = extract.getStaticPosition()[0];
+      if (row != 0)
+        indices[rank - 2] = arith::AddIOp::create(
+            rewriter, extract.getLoc(), indices[rank - 2],
+            arith::ConstantIndexOp::create(rewriter, extract.getLoc(), row));
+      rewriter.replaceOpWithNewOp<vector::LoadOp>(extract, pairType,
+                                                  op.getBase(), indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// A contraction of bf16 operands (widened to f32) into f32 accumulators
 /// over a reduction of 2, `acc[m, n] += sum_k A[m, k] * B[k, n]` with the
 /// columns n a multiple of 16, as `x86vector.avx512.dot` (`vdpbf16ps`,
@@ -584,29 +683,41 @@ struct BF16PairContractionToDot
     if (m >= 0 && lhsDims != aWant)
       lhs = vector::TransposeOp::create(rewriter, loc, lhs,
                                         ArrayRef<int64_t>{1, 0});
-    if (rhsDims != bWant)
-      rhs = vector::TransposeOp::create(rewriter, loc, rhs,
-                                        ArrayRef<int64_t>{1, 0});
     int64_t rows = m >= 0 ? bounds[m] : 1, cols = bounds[n];
     int64_t pieces = cols / kLanes;
     auto pairType = VectorType::get({2 * kLanes}, bf16);
 
     // (B[0, n], B[1, n]) pairs, one vector per 16 columns.
     SmallVector<Value> bPairs;
-    auto colBits = VectorType::get({cols}, i16);
-    Value b0 = vector::BitCastOp::create(
-        rewriter, loc, colBits,
-        vector::ExtractOp::create(rewriter, loc, rhs, int64_t(0)));
-    Value b1 = vector::BitCastOp::create(
-        rewriter, loc, colBits,
-        vector::ExtractOp::create(rewriter, loc, rhs, int64_t(1)));
-    for (int64_t p = 0; p < pieces; ++p) {
-      SmallVector<int64_t> mask;
-      for (int64_t j = 0; j < kLanes; ++j)
-        mask.append({p * kLanes + j, cols + p * kLanes + j});
-      Value bits = vector::ShuffleOp::create(rewriter, loc, b0, b1, mask);
-      bPairs.push_back(
-          vector::BitCastOp::create(rewriter, loc, pairType, bits));
+    if (rhsDims == bWantT) {
+      // B indexed (n, k): each column's pair is already contiguous (the
+      // pair operands of a bf16 filter gradient, docs/Lowering.md §2.6),
+      // so the pieces are plain slices of its rows, no shuffle.
+      Value flat = vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get({2 * cols}, bf16), rhs);
+      for (int64_t p = 0; p < pieces; ++p)
+        bPairs.push_back(
+            pieces == 1
+                ? flat
+                : Value(vector::ExtractStridedSliceOp::create(
+                      rewriter, loc, flat, ArrayRef<int64_t>{2 * p * kLanes},
+                      ArrayRef<int64_t>{2 * kLanes}, ArrayRef<int64_t>{1})));
+    } else {
+      auto colBits = VectorType::get({cols}, i16);
+      Value b0 = vector::BitCastOp::create(
+          rewriter, loc, colBits,
+          vector::ExtractOp::create(rewriter, loc, rhs, int64_t(0)));
+      Value b1 = vector::BitCastOp::create(
+          rewriter, loc, colBits,
+          vector::ExtractOp::create(rewriter, loc, rhs, int64_t(1)));
+      for (int64_t p = 0; p < pieces; ++p) {
+        SmallVector<int64_t> mask;
+        for (int64_t j = 0; j < kLanes; ++j)
+          mask.append({p * kLanes + j, cols + p * kLanes + j});
+        Value bits = vector::ShuffleOp::create(rewriter, loc, b0, b1, mask);
+        bPairs.push_back(
+            vector::BitCastOp::create(rewriter, loc, pairType, bits));
+      }
     }
 
     Value result = op.getAcc();
@@ -1049,7 +1160,8 @@ struct LowerVectors
 } // namespace
 
 void mlir::conv::populateBF16DotProductPatterns(RewritePatternSet &patterns) {
-  patterns.add<BF16PairContractionToDot>(patterns.getContext());
+  patterns.add<BF16PairContractionToDot, FlattenPairRead,
+               PairRowExtractsToLoads>(patterns.getContext());
 }
 
 void mlir::conv::populateGroupedContractionPatterns(

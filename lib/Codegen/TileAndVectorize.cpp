@@ -61,6 +61,8 @@ HostVectorInfo HostVectorInfo::detect() {
     info.vectorBits = 512;
     info.numRegisters = 32;
     info.bf16Dot = has("avx512bf16");
+    info.bf16DotFast =
+        info.bf16Dot && llvm::sys::getHostCPUName().starts_with("znver");
   } else if (has("avx")) {
     info.vectorBits = 256;
     info.numRegisters = 16;
@@ -159,6 +161,9 @@ private:
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
   LogicalResult tileRowAdd(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileCast(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tilePairPack(RewriterBase &rewriter, linalg::GenericOp op);
+  linalg::GenericOp threadOverFirstDim(RewriterBase &rewriter,
+                                       linalg::GenericOp op);
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                          int64_t chunk);
@@ -433,12 +438,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank();
     bool grouped = outRank == 3;
     int64_t p = grouped ? 1 : 0, ci = p, co = p + 1, b = p + 2;
-    int64_t n = numLoops - b - 1;
-    int64_t last = numLoops - 1;
-    // Channels-last iff the input's last index is the ci loop.
+    // bf16 pairs (conv.dw_pairs): a last loop `e` of 2 after the output
+    // positions, whose last loop then counts pairs of positions.
+    bool pairs = op->hasAttr(kDwPairsAttrName);
+    int64_t n = numLoops - b - 1 - (pairs ? 1 : 0);
+    int64_t last = numLoops - 1 - (pairs ? 1 : 0);
+    // Channels-last iff the input's last index is the ci loop (pairs: the
+    // one before the pair index).
     AffineMap xMap = op.getIndexingMapsArray()[0];
-    channelsLast = xMap.getResults().back() == getAffineDimExpr(ci, op.getContext());
-    RegisterTile t = registerTile(accType, /*defaultChunk=*/8);
+    ArrayRef<AffineExpr> xResults = xMap.getResults();
+    channelsLast =
+        xResults.size() > (pairs ? 1u : 0u) &&
+        xResults[xResults.size() - 1 - (pairs ? 1 : 0)] ==
+            getAffineDimExpr(ci, op.getContext());
+    // (Pairs: the blocks below are counted in chunks of 4 pairs, the 8
+    // positions of the other tiles.)
+    RegisterTile t = registerTile(accType, /*defaultChunk=*/pairs ? 4 : 8);
     if (grouped)
       outer[0] = 1;
     // Groups with few channels (2-4 output channels per group for f32 on
@@ -498,7 +513,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Channel-blocked operands read narrow column blocks of their rows:
     // keep those rows from falling into the same L1 sets (rn12, 7x7x2048
     // -> 512: 50 -> 70 GFLOP/s with 1 thread).
-    if (channelsLast && !grouped) {
+    if (channelsLast && !grouped && !pairs) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
       if (ciBlock < ranges[ci])
         repitchInput(rewriter, op, 0);
@@ -517,7 +532,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // cache lines of one block of input and out_backprop rows; with the
     // groups outermost each pass over the reduction would use only
     // 1/groups of every cache line it loads.
-    int64_t rowBytes = (ciBlock + coBlock) * elemBytes;
+    int64_t rowBytes = (ciBlock + coBlock) * elemBytes * (pairs ? 2 : 1);
     // The reduction block is sized for half the L1, except for a single
     // contraction over the whole reduction (1x1 filters) with a whole dW
     // and wide rows, where that block would be shorter than two reduction
@@ -658,6 +673,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // and reloaded between the two.
     if (ShapedType::isDynamic(op.getStaticLoopRanges()[last]) &&
         ranges[last] <= 2 * t.reductionChunk)
+      inner[last] = 1;
+    // Pairs: one pair of positions per step, the contraction over `e`
+    // that conv-cpu-lower-vectors turns into one vdpbf16ps per accumulator
+    // vector (the operands' pairs are contiguous: no shuffles).
+    if (pairs)
       inner[last] = 1;
     // A group's accumulator tile [ci, 1, co] has a unit dimension between
     // its rows and columns: hoist it before the transfer patterns (as for
@@ -957,26 +977,63 @@ LogicalResult TileAndVectorize::tileCast(RewriterBase &rewriter,
   int64_t rank = outType.getRank();
   if (!outType.hasStaticShape() || rank < 1 || outType.getNumElements() == 0)
     return failure();
-  int64_t threads = threadCount();
-  if (threads > 1 && !op->getParentOfType<scf::ForallOp>() &&
-      outType.getNumElements() >= kMinThreadedRelayout) {
-    ArrayRef<int64_t> shape = outType.getShape();
-    for (int64_t d = 0; d + 1 < rank; ++d) {
-      if (shape[d] < threads)
-        continue;
-      SmallVector<int64_t> sizes(rank, 0);
-      sizes[d] = llvm::divideCeil(shape[d], threads);
-      auto threaded = tile(rewriter, op, sizes, /*forall=*/true);
-      if (failed(threaded))
-        return failure();
-      op = cast<linalg::GenericOp>(threaded->tiledOps.back());
-      break;
-    }
-  }
+  op = threadOverFirstDim(rewriter, op);
+  if (!op)
+    return failure();
   return tileRows(rewriter, op,
                   bf16Chunk(outType.getElementType(),
                             outType.getShape().back(),
                             2 * lanes(inType.getElementType())));
+}
+
+/// `op` (static, all loops parallel) split over threads along its first
+/// dimension with at least as many iterations as threads, when it has at
+/// least kMinThreadedRelayout elements and runs outside any scf.forall:
+/// the tile inside the new scf.forall, or `op` itself; null on failure.
+linalg::GenericOp
+TileAndVectorize::threadOverFirstDim(RewriterBase &rewriter,
+                                     linalg::GenericOp op) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = outType.getRank();
+  int64_t threads = threadCount();
+  if (threads <= 1 || op->getParentOfType<scf::ForallOp>() ||
+      outType.getNumElements() < kMinThreadedRelayout)
+    return op;
+  ArrayRef<int64_t> shape = outType.getShape();
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    if (shape[d] < threads)
+      continue;
+    SmallVector<int64_t> sizes(rank, 0);
+    sizes[d] = llvm::divideCeil(shape[d], threads);
+    auto threaded = tile(rewriter, op, sizes, /*forall=*/true);
+    if (failed(threaded))
+      return {};
+    return cast<linalg::GenericOp>(threaded->tiledOps.back());
+  }
+  return op;
+}
+
+/// A pair pack (bf16 filter gradients, docs/Lowering.md §2.6): over threads
+/// like the casts, then one chunk of a vector's worth of channels (both
+/// members of each pair) per tile. Vectorized, the two channel runs are read
+/// and interleaved into one contiguous `[chunk, 2]` write.
+LogicalResult TileAndVectorize::tilePairPack(RewriterBase &rewriter,
+                                             linalg::GenericOp op) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  int64_t rank = outType.getRank();
+  if (!outType.hasStaticShape() || rank < 2 || outType.getNumElements() == 0)
+    return failure();
+  op = threadOverFirstDim(rewriter, op);
+  if (!op)
+    return failure();
+  int64_t channels = outType.getShape()[rank - 2];
+  // (Chunks that leave no 8k + 1-element bf16 run: see bf16Chunk.)
+  int64_t chunk = bf16Chunk(outType.getElementType(), channels,
+                            lanes(outType.getElementType()));
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes[rank - 2] = channels <= chunk ? 0 : chunk;
+  sizes[rank - 1] = 0;
+  return tileForVectorization(rewriter, op, sizes);
 }
 
 /// A row gather (the tiny-Cin filter gradient's pack): one contiguous run
@@ -990,6 +1047,53 @@ LogicalResult TileAndVectorize::tileRowGather(RewriterBase &rewriter,
   int64_t vector = lanes(outType.getElementType());
   int64_t run = outType.getRank() ? outType.getShape().back() : 0;
   return tileRows(rewriter, op, run <= 4 * vector ? 0 : 2 * vector);
+}
+
+/// A pair-pack tile (static, [1..., C, 2]) as vector code: each input's
+/// channel run is read as one vector, the two are interleaved (as integers
+/// of the same width: LLVM 22 miscompiles some bf16 lane shuffles) and
+/// written as one contiguous [C, 2] vector. (linalg::vectorize broadcast
+/// each input over the pair and selected per element; the lowering then
+/// assembled the tile one scalar at a time.)
+static LogicalResult vectorizePairPack(RewriterBase &rewriter,
+                                       linalg::GenericOp op) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  auto inType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  int64_t rank = outType.getRank();
+  if (!outType.hasStaticShape() || !inType.hasStaticShape() || rank < 2 ||
+      op.getNumDpsInputs() != 2 || outType.getDimSize(rank - 1) != 2)
+    return failure();
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (outType.getDimSize(d) != 1)
+      return failure();
+  int64_t channels = outType.getDimSize(rank - 2);
+  Type element = outType.getElementType();
+  Type bits = rewriter.getIntegerType(element.getIntOrFloatBitWidth());
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value pad = arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getZeroAttr(element));
+  SmallVector<Value> runs;
+  for (Value in : op.getDpsInputs()) {
+    SmallVector<Value> indices(inType.getRank(), zero);
+    Value run = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get({channels}, element), in, indices, pad,
+        ArrayRef<bool>{true});
+    runs.push_back(vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({channels}, bits), run));
+  }
+  Value pairs = vector::InterleaveOp::create(rewriter, loc, runs[0], runs[1]);
+  pairs = vector::BitCastOp::create(
+      rewriter, loc, VectorType::get({2 * channels}, element), pairs);
+  pairs = vector::ShapeCastOp::create(
+      rewriter, loc, VectorType::get({channels, 2}, element), pairs);
+  SmallVector<Value> indices(rank, zero);
+  auto write = vector::TransferWriteOp::create(
+      rewriter, loc, pairs, op.getDpsInits()[0], indices,
+      ArrayRef<bool>{true, true});
+  rewriter.replaceOp(op, write.getResult());
+  return success();
 }
 
 /// Tiles every loop of `op` but the last to 1 and the last to `chunk`
@@ -1394,7 +1498,8 @@ void TileAndVectorize::runOnOperation() {
   for (linalg::TransposeOp op : relayouts)
     (void)tileRelayout(rewriter, op);
 
-  SmallVector<linalg::GenericOp> roots, rowAdds, rowGathers, casts;
+  SmallVector<linalg::GenericOp> roots, rowAdds, rowGathers, casts,
+      pairPacks;
   func.walk([&](linalg::GenericOp op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
     if (role && (role.getValue() == kRoleRowAdd ||
@@ -1402,6 +1507,8 @@ void TileAndVectorize::runOnOperation() {
       rowAdds.push_back(op);
     else if (role && role.getValue() == kRoleCast)
       casts.push_back(op);
+    else if (role && role.getValue() == kRolePairPack)
+      pairPacks.push_back(op);
     else if (role && role.getValue() == kRoleRowGather)
       rowGathers.push_back(op);
     else if (role)
@@ -1411,6 +1518,8 @@ void TileAndVectorize::runOnOperation() {
     (void)tileRowAdd(rewriter, op);
   for (linalg::GenericOp op : casts)
     (void)tileCast(rewriter, op);
+  for (linalg::GenericOp op : pairPacks)
+    (void)tilePairPack(rewriter, op);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;
@@ -1536,6 +1645,10 @@ void TileAndVectorize::runOnOperation() {
   dropControl.rankReductionStrategy =
       linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
   for (linalg::GenericOp op : tiles) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+    if (role && role.getValue() == kRolePairPack &&
+        succeeded(vectorizePairPack(rewriter, op)))
+      continue;
     bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
       auto tensor = dyn_cast<RankedTensorType>(t);
       return tensor ? tensor.hasStaticShape() : !isa<ShapedType>(t);

@@ -23,7 +23,7 @@ bool mlir::conv::resolveBF16Dot(const ConvCPUPipelineOptions &options) {
   case BF16Dot::On:
     return true;
   case BF16Dot::Auto:
-    return HostVectorInfo::detect().bf16Dot;
+    return HostVectorInfo::detect().bf16DotFast;
   case BF16Dot::Off:
     return false;
   }

@@ -216,6 +216,11 @@ cl::opt<unsigned> reductionChunk(
     cl::desc("Filter-gradient reduction positions per register-tile step "
              "(0: the heuristic's)"),
     cl::init(0), cl::cat(category));
+cl::opt<std::string> bf16Dot(
+    "bf16-dot",
+    cl::desc("With --dtype=bf16: ConvGen's vdpbf16ps dot products: auto "
+             "(where the host runs them at its FMA rate), on, off"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Benchmark ConvGen's zero-insertion transpose lowering"),
@@ -1346,6 +1351,7 @@ int main(int argc, char **argv) {
         options.registerTileRows = registerTileRows;
         options.registerTileVectors = registerTileVectors;
         options.reductionChunk = reductionChunk;
+        options.bf16Dot = bf16Dot;
         trySetThreads(options, t, 0);
         double limit = smoke && compileTimeout.getNumOccurrences() == 0
                            ? 0.0

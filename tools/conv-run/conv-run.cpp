@@ -107,8 +107,10 @@ cl::opt<std::string> transposePerTap(
     cl::init("auto"), cl::cat(category));
 cl::opt<std::string> bf16Dot(
     "bf16-dot",
-    cl::desc("bf16 transposed convolutions reduce input-channel pairs with "
-             "vdpbf16ps: auto (when the host has AVX512-BF16), on, off"),
+    cl::desc("bf16 transposed convolutions reduce input-channel pairs, and "
+             "bf16 filter gradients pairs of output positions, with "
+             "vdpbf16ps: auto (when the host runs AVX512-BF16 at its FMA "
+             "rate: AMD Zen 4/5, not the Intel Xeons), on, off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

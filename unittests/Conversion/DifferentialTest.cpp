@@ -549,6 +549,92 @@ TEST(Differential, TransposeBF16DotProducts) {
 
 namespace {
 
+/// bf16 filter gradients of pairs of output positions with vdpbf16ps
+/// (bf16-dot=on; docs/Lowering.md §2.6): random compute-bound 2-D and 3-D
+/// configurations (at least 200 FLOPs per operand element) with 5-72
+/// channels, an even last output dimension for most (an odd one is widened
+/// to f32 instead), both layouts, every padding, strides and dilations.
+/// Each is compared with the reference with 1 and 2 threads and with
+/// reduction blocks (a 256 KiB last-level cache), bit-identical across the
+/// thread counts.
+TEST(Differential, BackpropFilterBF16Pairs) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 7);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 12;
+  std::vector<BackpropFilterCase> cases;
+  while (cases.size() < count) {
+    BackpropFilterSpec s;
+    int64_t n = uniform(rng, 2, 3);
+    s.elementType = ElementType::BF16;
+    s.attrs.layout = rng() % 3 ? DataLayout::ChannelsLast
+                               : DataLayout::ChannelsFirst;
+    s.attrs.padding = static_cast<FilterPadding>(rng() % 3);
+    int64_t cin = uniform(rng, 5, 72), cout = uniform(rng, 5, 72);
+    if (rng() % 2)
+      cout = 16 * uniform(rng, 1, 4); // whole vectors of columns
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t k = uniform(rng, 1, 3);
+      int64_t dil = rng() % 4 == 0 ? 2 : 1;
+      int64_t st = rng() % 3 == 0 ? 2 : 1;
+      int64_t keff = effectiveKernelSize(k, dil);
+      s.filterShape.push_back(k);
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(dil);
+      spatialIn.push_back(uniform(rng, keff, keff + (n == 3 ? 5 : 12)));
+      if (s.attrs.padding == FilterPadding::Explicit) {
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+      }
+    }
+    s.filterShape.push_back(cin);
+    s.filterShape.push_back(cout);
+    int64_t batch = uniform(rng, 1, 3);
+    s.inputShape = {batch};
+    if (s.attrs.layout == DataLayout::ChannelsFirst)
+      s.inputShape.push_back(cin);
+    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
+    if (s.attrs.layout == DataLayout::ChannelsLast)
+      s.inputShape.push_back(cin);
+    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+    if (!dy)
+      continue;
+    s.outBackpropShape = *dy;
+    auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape,
+                                           s.filterShape, s.outBackpropShape);
+    if (!g)
+      continue;
+    double elements =
+        double(numElements(s.inputShape) + numElements(s.outBackpropShape));
+    int64_t last = g->outSpatial.back();
+    // Compute-bound, and mostly an even last output dimension.
+    if (elements == 0 || g->flops() < 200 * elements || last < 1 ||
+        (last % 2 != 0 && rng() % 4 != 0))
+      continue;
+    cases.push_back(makeCase(s, rng));
+  }
+  Jit jit;
+  CompileOptions one, two, blocks;
+  one.bf16Dot = two.bf16Dot = blocks.bf16Dot = "on";
+  one.numThreads = blocks.numThreads = 1;
+  two.numThreads = 2;
+  blocks.l3CacheBytes = 256 * 1024;
+  const CompileOptions variants[] = {one, two, blocks};
+  const char *names[] = {"bf16-dot, 1 thread", "bf16-dot, 2 threads",
+                         "bf16-dot, reduction blocks"};
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    return checkBackpropFilter(jit, job / 3, cases[job / 3],
+                               variants[job % 3], names[job % 3],
+                               &results[job]);
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+  for (unsigned i = 0; i < count; ++i)
+    EXPECT_EQ(results[3 * i], results[3 * i + 1])
+        << "config #" << i << " differs between 1 and 2 threads: "
+        << describe(cases[i].spec);
+}
+
 /// Filter gradients are deterministic: the same inputs give bit-identical
 /// results run to run and for any fixed thread count (every dW element is
 /// summed by one thread in one order).

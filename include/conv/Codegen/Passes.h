@@ -34,6 +34,13 @@ struct HostVectorInfo {
   int64_t l3Bytes = 8 * 1024 * 1024;
   /// AVX-512 with AVX512-BF16 (`vdpbf16ps`).
   bool bf16Dot = false;
+  /// bf16Dot, on a core that runs vdpbf16ps at the rate of its f32 FMAs
+  /// (two bf16 products per f32 lane: twice the FLOPs). AMD Zen 4 and Zen
+  /// 5 (LLVM host CPU `znver*`) do; the Intel Xeons with AVX512-BF16 run it
+  /// at a quarter of the FMA instruction rate, half the FLOPs (measured on
+  /// an Emerald Rapids VM: 76-85 GFLOP/s against 143-186 for FMAs), so that
+  /// f32 FMAs are faster there. `bf16-dot=auto` follows this.
+  bool bf16DotFast = false;
   static HostVectorInfo detect();
 };
 

@@ -69,8 +69,11 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "of the operands and the result (the tiled contractions then read "
            "f32 elements; same results)">,
     Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
-           "With widen-16-bit-operands: bf16 conv.transpose stays bf16 (its "
-           "register tiles use vdpbf16ps)">,
+           "bf16 conv.transpose, and bf16 conv.backprop_filter of pair "
+           "operands (channels last, no groups, an even last output "
+           "dimension, compute-bound), stay bf16 under "
+           "widen-16-bit-operands; the filter gradients contract pairs of "
+           "output positions (their register tiles use vdpbf16ps)">,
     Option<"dwReductionBlockBytes", "dw-reduction-block-bytes", "int64_t",
            /*default=*/"0",
            "Filter gradients whose input window and out_backprop exceed this "

@@ -77,10 +77,14 @@ struct ConvCPUPipelineOptions
   PassOptions::Option<BF16Dot> bf16Dot{
       *this, "bf16-dot",
       llvm::cl::desc("bf16 transposed convolutions reduce input-channel "
-                     "pairs with vdpbf16ps (x86vector.avx512.dot)"),
+                     "pairs, and bf16 filter gradients pairs of output "
+                     "positions, with vdpbf16ps (x86vector.avx512.dot)"),
       llvm::cl::init(BF16Dot::Auto),
       llvm::cl::values(
-          clEnumValN(BF16Dot::Auto, "auto", "when the host has AVX512-BF16"),
+          clEnumValN(BF16Dot::Auto, "auto",
+                     "when the host runs AVX512-BF16 at its FMA rate (AMD "
+                     "Zen 4/5; not the Intel Xeons, where it has half the "
+                     "FLOP rate of f32 FMAs)"),
           clEnumValN(BF16Dot::On, "on", "always (the JIT emulates it on "
                                         "hosts without AVX512-BF16)"),
           clEnumValN(BF16Dot::Off, "off", "never: bf16 widened to f32 FMAs"))};

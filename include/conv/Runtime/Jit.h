@@ -72,8 +72,10 @@ struct CompileOptions {
   /// Last-level cache the filter gradient's reduction blocks are sized for
   /// (a quarter of it per block; 0: the host's).
   int64_t l3CacheBytes = 0;
-  /// bf16 transposed convolutions reduce input-channel pairs with
-  /// `vdpbf16ps`: "auto" (when the host has AVX512-BF16), "on", "off".
+  /// bf16 transposed convolutions reduce input-channel pairs, and bf16
+  /// filter gradients pairs of output positions, with `vdpbf16ps`: "auto"
+  /// (when the host runs AVX512-BF16 at its FMA rate: AMD Zen 4/5, not the
+  /// Intel Xeons), "on", "off".
   std::string bf16Dot = "auto";
   /// Key=value string for debugging / cache keys.
   std::string str() const;

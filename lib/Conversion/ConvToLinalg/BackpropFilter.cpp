@@ -79,10 +79,13 @@ Value collapseDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
 /// The input window of the taps `ivs` of the leading spatial dimensions
 /// (ivs.size() of them): along each of those dimensions the output positions
 /// o*s + k*d (a strided slice of `window` at offset k*d); the other
-/// dimensions whole.
+/// dimensions whole. `pairs`: `window` is the pair pack of the window
+/// (lowerTaps), whose position i along the last spatial dimension holds
+/// the positions (i, i + s); its last spatial dimension then runs over the
+/// pairs of output positions (2j, 2j + 1), at 2j*s + k*d.
 Value tapWindow(OpBuilder &b, Location loc,
                 const convgen::BackpropFilterGeometry &g, Value window,
-                ArrayRef<Value> ivs) {
+                ArrayRef<Value> ivs, bool pairs = false) {
   auto windowType = cast<RankedTensorType>(window.getType());
   int64_t rank = windowType.getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
@@ -96,10 +99,12 @@ Value tapWindow(OpBuilder &b, Location loc,
     if (g.dilations[d] != 1)
       off = arith::MulIOp::create(
           b, loc, off, arith::ConstantIndexOp::create(b, loc, g.dilations[d]));
+    bool pairDim = pairs && d == g.numSpatialDims - 1;
+    int64_t outSize = pairDim ? g.outSpatial[d] / 2 : g.outSpatial[d];
     offsets[dim] = off;
-    sizes[dim] = b.getIndexAttr(g.outSpatial[d]);
-    strides[dim] = b.getIndexAttr(g.strides[d]);
-    sliceShape[dim] = g.outSpatial[d];
+    sizes[dim] = b.getIndexAttr(outSize);
+    strides[dim] = b.getIndexAttr((pairDim ? 2 : 1) * g.strides[d]);
+    sliceShape[dim] = outSize;
   }
   return tensor::ExtractSliceOp::create(b, loc, windowType.clone(sliceShape),
                                         window, offsets, sizes, strides);
@@ -166,7 +171,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                          const BackpropFilterLoweringOptions &options)
       : OpRewritePattern(ctx), reductionBlockBytes(options.reductionBlockBytes),
         smallFilterBlockBytes(options.smallFilterBlockBytes),
-        splitMaxBytes(options.splitMaxBytes), threads(options.threads) {}
+        splitMaxBytes(options.splitMaxBytes), threads(options.threads),
+        bf16Pairs(options.bf16Pairs) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -182,6 +188,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
   /// The threads the tap scf.forall is spread over (see columnParts).
   int64_t threads;
+
+  /// bf16 filter gradients accepted by dwUsesBF16Pairs contract pairs of
+  /// output positions (docs/Lowering.md §2.6).
+  bool bf16Pairs;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -740,16 +750,17 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// spatial dimension (docs/Lowering.md §2.5): the products with the
   /// padding are not computed. The last dimension (the register tiles'
   /// reduction) only when it is at most kMaxCutLastDim long; the first
-  /// stays whole when the window is a block of its rows (`rowBlocks`).
+  /// stays whole when the window is a block of its rows (`rowBlocks`), the
+  /// last when `keepLast` (pair operands: a cut could split a pair).
   /// Dimensions where no tap reads padding stay static.
   void trimPaddingRows(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g,
                        ArrayRef<Value> ivs, bool rowBlocks, Value &x,
-                       Value &dy) const {
+                       Value &dy, bool keepLast = false) const {
     MLIRContext *ctx = rewriter.getContext();
     int64_t n = g.numSpatialDims;
     for (int64_t d = rowBlocks ? 1 : 0; d < n; ++d) {
-      if (d == n - 1 && g.outSpatial[d] > kMaxCutLastDim)
+      if (d == n - 1 && (keepLast || g.outSpatial[d] > kMaxCutLastDim))
         continue;
       // Only when every tap reads the input at some position along `d`
       // (padding wider than the input leaves taps that read nothing: empty
@@ -811,6 +822,49 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     bool grouped = g.groups > 1;
     int64_t cdim = channelDim(g.layout, n);
 
+    // bf16 pairs (docs/Lowering.md §2.6): the reduction runs over pairs of
+    // output positions along the last spatial dimension, each operand with
+    // the pair innermost, so that vdpbf16ps multiplies a pair at once:
+    //   Q[b, o..., j, co, e] = dY[b, o..., 2j + e, co]
+    //   P[b, i..., i_last, ci, e] = window[b, i..., i_last + e*s, ci]
+    // (one pack of the window for all the taps; tap k reads P at
+    // 2j*s + k*d along the last dimension, whose pair partner is the
+    // window at (2j + 1)*s + k*d).
+    auto dyType = cast<RankedTensorType>(dy.getType());
+    bool pairs = bf16Pairs && !grouped && dwUsesBF16Pairs(g) &&
+                 dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
+                 dyType.getDimSize(n) == g.outSpatial[n - 1];
+    if (pairs) {
+      int64_t out = g.outSpatial[n - 1], s = g.strides[n - 1];
+      int64_t length = (out - 2) * s +
+                       (g.filterSpatial[n - 1] - 1) * g.dilations[n - 1] + 1;
+      window = createPairPack(
+          rewriter, loc,
+          extractDimSlice(rewriter, loc, window, n, rewriter.getIndexAttr(0),
+                          length)
+              .value,
+          extractDimSlice(rewriter, loc, window, n, rewriter.getIndexAttr(s),
+                          length)
+              .value);
+      auto evenOdd = [&](int64_t first) {
+        auto type = cast<RankedTensorType>(dy.getType());
+        int64_t rank = type.getRank();
+        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+            sizes, strides(rank, rewriter.getIndexAttr(1));
+        SmallVector<int64_t> shape(type.getShape());
+        shape[n] = out / 2;
+        for (int64_t size : shape)
+          sizes.push_back(rewriter.getIndexAttr(size));
+        offsets[n] = rewriter.getIndexAttr(first);
+        strides[n] = rewriter.getIndexAttr(2);
+        return tensor::ExtractSliceOp::create(rewriter, loc,
+                                              type.clone(shape), dy, offsets,
+                                              sizes, strides)
+            .getResult();
+      };
+      dy = createPairPack(rewriter, loc, evenOdd(0), evenOdd(1));
+    }
+
     // The taps are independent: one scf.forall over them, each writing its
     // own [Cf, Cout] slice of dW (with column parts: its own [Cf, Cout /
     // parts] slice, the parts the innermost forall dimension).
@@ -856,8 +910,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // Strided slice of the window for this tap.
     int64_t rank = n + 2;
-    Value x = tapWindow(rewriter, loc, g, window, ivs);
-    trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy);
+    Value x = tapWindow(rewriter, loc, g, window, ivs, pairs);
+    trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy,
+                    /*keepLast=*/pairs);
     if (rowSplit)
       x = extractDimSlice(rewriter, loc, x, channelDim(g.layout, n), ciOffset,
                           rowsPer)
@@ -885,9 +940,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                       g.outChannels / g.groups);
     }
 
-    // Loop dims: [g], ci, co, b, o_0..o_{n-1}.
+    // Loop dims: [g], ci, co, b, o_0..o_{n-1} (pairs: then e).
     MLIRContext *ctx = rewriter.getContext();
-    int64_t numLoops = (grouped ? 1 : 0) + 2 + 1 + n;
+    int64_t numLoops = (grouped ? 1 : 0) + 2 + 1 + n + (pairs ? 1 : 0);
     int64_t pos = 0;
     AffineExpr gE = grouped ? getAffineDimExpr(pos++, ctx) : AffineExpr();
     AffineExpr ciE = getAffineDimExpr(pos++, ctx);
@@ -896,6 +951,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     SmallVector<AffineExpr> oE;
     for (int64_t d = 0; d < n; ++d)
       oE.push_back(getAffineDimExpr(pos++, ctx));
+    AffineExpr eE = pairs ? getAffineDimExpr(pos++, ctx) : AffineExpr();
     auto activation = [&](AffineExpr inner) {
       SmallVector<AffineExpr> e{bE};
       if (g.layout == Layout::ChannelsFirst) {
@@ -909,6 +965,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           e.push_back(gE);
         e.push_back(inner);
       }
+      if (pairs)
+        e.push_back(eE);
       return e;
     };
     SmallVector<AffineExpr> outE{ciE};
@@ -924,6 +982,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       contractions *= g.filterSpatial[d];
     contraction->setAttr(kDwContractionsAttrName,
                          rewriter.getI64IntegerAttr(contractions));
+    if (pairs)
+      contraction->setAttr(kDwPairsAttrName, rewriter.getUnitAttr());
     Value result = contraction.getResult(0);
     if (grouped)
       result = collapseDims(rewriter, loc, result, 1);
@@ -937,6 +997,23 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 };
 
 } // namespace
+
+bool mlir::conv::detail::dwUsesBF16Pairs(
+    const convgen::BackpropFilterGeometry &g) {
+  int64_t n = g.numSpatialDims;
+  if (g.layout != Layout::ChannelsLast || g.groups != 1 || n < 2 ||
+      numFusedTaps(g) != 0 || g.outSpatial[n - 1] < 2 ||
+      g.outSpatial[n - 1] % 2 != 0)
+    return false;
+  double elements = double(g.batch) * double(g.inChannels);
+  double dyElements = double(g.batch) * double(g.outChannels);
+  for (int64_t d = 0; d < n; ++d) {
+    elements *= double(g.inputSpatial[d]);
+    dyElements *= double(g.outSpatial[d]);
+  }
+  elements += dyElements;
+  return elements > 0 && g.flops() >= kMin16BitFlopsPerElement * elements;
+}
 
 void mlir::conv::populateBackpropFilterToLinalgPatterns(
     RewritePatternSet &patterns, const BackpropFilterLoweringOptions &options) {

@@ -40,6 +40,7 @@ struct ConvertConvToLinalgPass
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
     dwOptions.splitMaxBytes = dwSplitMaxBytes;
     dwOptions.threads = dwThreads;
+    dwOptions.bf16Pairs = bf16Dot;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     populateTransposeToLinalgPatterns(patterns,
                                       zeroInsertionTranspose
@@ -48,7 +49,7 @@ struct ConvertConvToLinalgPass
                                       *taps, transposeTapsOverhead);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,
-                                          /*keepBF16Transposes=*/bf16Dot);
+                                          /*keepBF16=*/bf16Dot);
     ConversionTarget target(getContext());
     target.addIllegalDialect<ConvDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

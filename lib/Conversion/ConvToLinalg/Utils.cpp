@@ -416,4 +416,32 @@ Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
                               dilations);
 }
 
+Value createPairPack(OpBuilder &b, Location loc, Value first,
+                     Value second) {
+  auto type = cast<RankedTensorType>(first.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(2);
+  MLIRContext *ctx = b.getContext();
+  AffineMap in = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                     .getMajorSubMap(rank);
+  AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank + 1,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{first, second},
+      ValueRange{init}, ArrayRef<AffineMap>{in, in, out}, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value e = linalg::IndexOp::create(nb, nl, rank);
+        Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+        Value isFirst = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                              e, zero);
+        Value v = arith::SelectOp::create(nb, nl, isFirst, args[0], args[1]);
+        linalg::YieldOp::create(nb, nl, v);
+      });
+  generic->setAttr(kRoleAttrName, b.getStringAttr(kRolePairPack));
+  return generic.getResult(0);
+}
+
 } // namespace mlir::conv::detail

@@ -114,6 +114,22 @@ linalg::GenericOp createMulAdd(OpBuilder &b, Location loc, Value lhs,
                                ArrayRef<AffineExpr> initE, int64_t numLoops,
                                int64_t numParallel, StringRef role);
 
+/// FLOPs per operand element from which a 16-bit op is compute-bound
+/// enough to run as the f32 op between conversions (Widen.cpp) or, for bf16
+/// filter gradients with vdpbf16ps, with pair operands (dwUsesBF16Pairs).
+inline constexpr double kMin16BitFlopsPerElement = 200;
+
+/// Whether a bf16 filter gradient is lowered with pair contractions
+/// (docs/Lowering.md §2.6; with the lowering's bf16Pairs option): channels
+/// last, no groups, no tiny-Cin fusion, at least 2 spatial dimensions, an
+/// even number of output positions along the last one, and at least
+/// kMin16BitFlopsPerElement FLOPs per operand element.
+bool dwUsesBF16Pairs(const convgen::BackpropFilterGeometry &g);
+
+/// out[..., c, e] = e == 0 ? a[..., c] : b[..., c] for e < 2 (a and b of
+/// one static shape): a linalg.generic tagged conv.role = pair_pack.
+Value createPairPack(OpBuilder &b, Location loc, Value first, Value second);
+
 } // namespace mlir::conv::detail
 
 #endif // LIB_CONVERSION_CONVTOLINALG_UTILS_H

@@ -28,16 +28,16 @@ namespace {
 /// single-channel one at 177 unchanged; ResNet's first layer at 248 +5 %,
 /// its 3x3 256-channel layers at 2304 +15-20 %, 16-bit transposed
 /// convolutions at 368-2731 +75-80 %).
-constexpr double kMinFlopsPerElement = 200;
+constexpr double kMinFlopsPerElement = kMin16BitFlopsPerElement;
 
 /// op(x, y : f16 / bf16) -> op(ext(x), ext(y) : f32) then truncated. The
 /// products and sums are the ones the 16-bit lowering computes (it widens
 /// every operand to f32 and accumulates in f32), so the results are the
 /// same; the extensions are exact.
 struct WidenSixteenBitConv : public RewritePattern {
-  WidenSixteenBitConv(MLIRContext *ctx, bool keepBF16Transposes)
+  WidenSixteenBitConv(MLIRContext *ctx, bool keepBF16)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, ctx),
-        keepBF16Transposes(keepBF16Transposes) {}
+        keepBF16(keepBF16) {}
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
@@ -50,7 +50,7 @@ struct WidenSixteenBitConv : public RewritePattern {
     Type element = resultType.getElementType();
     if (!isa<Float16Type, BFloat16Type>(element))
       return failure();
-    if (keepBF16Transposes && element.isBF16() && isa<TransposeOp>(op))
+    if (keepBF16 && element.isBF16() && isa<TransposeOp>(op))
       return rewriter.notifyMatchFailure(op, "bf16 transposes use vdpbf16ps");
     // The FLOPs of the geometry (spec §2 conventions) per operand element.
     auto x = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -63,6 +63,9 @@ struct WidenSixteenBitConv : public RewritePattern {
       if (!g)
         return rewriter.notifyMatchFailure(op, g.error());
       flops = g->flops();
+      if (keepBF16 && element.isBF16() && dwUsesBF16Pairs(*g))
+        return rewriter.notifyMatchFailure(
+            op, "bf16 filter gradients of pairs use vdpbf16ps");
     } else {
       auto g = cast<TransposeOp>(op).getGeometry();
       if (!g)
@@ -85,12 +88,12 @@ struct WidenSixteenBitConv : public RewritePattern {
     return success();
   }
 
-  bool keepBF16Transposes;
+  bool keepBF16;
 };
 
 } // namespace
 
 void mlir::conv::populateWidenSixteenBitConvPatterns(RewritePatternSet &patterns,
-                                                     bool keepBF16Transposes) {
-  patterns.add<WidenSixteenBitConv>(patterns.getContext(), keepBF16Transposes);
+                                                     bool keepBF16) {
+  patterns.add<WidenSixteenBitConv>(patterns.getContext(), keepBF16);
 }

@@ -39,14 +39,33 @@ func.func @bf16_transpose(%x: tensor<4x8x8x64xbf16>, %k: tensor<3x3x64x64xbf16>)
 
 // -----
 
-// A bf16 filter gradient with 576 FLOPs per operand element is widened; a
-// 1-D one with 64 (memory-bound: the conversions would cost more than the
+// A bf16 filter gradient with 576 FLOPs per operand element is widened
+// without bf16-dot; with it, it stays bf16 and contracts pairs of output
+// positions (an even last output dimension: 14; backprop-filter-bf16-pairs.mlir).
+// One with an odd last output dimension (13) or groups is widened either way.
+// A 1-D one with 64 (memory-bound: the conversions would cost more than the
 // wider contraction saves) stays bf16.
 // CHECK-LABEL: func.func @bf16_dw_widened
-// CHECK:         outs(%{{.*}} : tensor<4x14x14x64xf32>) attrs =  {conv.role = "cast"}
-// CHECK:         outs(%{{.*}} : tensor<4x14x14x64xf32>) attrs =  {conv.role = "cast"}
-// CHECK:         conv.role = "dw_tap"
+// CHECK-NOT:     xf32>) attrs =  {conv.role = "cast"}
+// CHECK:         conv.role = "pair_pack"
+// CHECK:         conv.role = "pair_pack"
+// CHECK:         conv.dw_pairs, conv.role = "dw_tap"
 // CHECK:         outs(%{{.*}} : tensor<3x3x64x64xbf16>) attrs =  {conv.role = "cast"}
+// NODOT-LABEL: func.func @bf16_dw_widened
+// NODOT:         outs(%{{.*}} : tensor<4x14x14x64xf32>) attrs =  {conv.role = "cast"}
+// NODOT:         outs(%{{.*}} : tensor<4x14x14x64xf32>) attrs =  {conv.role = "cast"}
+// NODOT-NOT:     pair_pack
+// NODOT:         conv.role = "dw_tap"
+// NODOT:         outs(%{{.*}} : tensor<3x3x64x64xbf16>) attrs =  {conv.role = "cast"}
+// CHECK-LABEL: func.func @bf16_dw_odd_width
+// CHECK:         outs(%{{.*}} : tensor<4x14x13x64xf32>) attrs =  {conv.role = "cast"}
+// CHECK:         outs(%{{.*}} : tensor<4x14x13x64xf32>) attrs =  {conv.role = "cast"}
+// CHECK-NOT:     pair_pack
+// CHECK:         conv.role = "dw_tap"
+// CHECK-LABEL: func.func @bf16_dw_grouped
+// CHECK:         outs(%{{.*}} : tensor<4x14x14x128xf32>) attrs =  {conv.role = "cast"}
+// CHECK-NOT:     pair_pack
+// CHECK:         conv.role = "dw_tap"
 // CHECK-LABEL: func.func @bf16_dw_memory_bound
 // CHECK-NOT:     xf32>) attrs =  {conv.role = "cast"}
 // CHECK:         conv.role = "dw_tap"
@@ -54,6 +73,14 @@ func.func @bf16_transpose(%x: tensor<4x8x8x64xbf16>, %k: tensor<3x3x64x64xbf16>)
 func.func @bf16_dw_widened(%x: tensor<4x14x14x64xbf16>, %dy: tensor<4x14x14x64xbf16>) -> tensor<3x3x64x64xbf16> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x14x14x64xbf16>, tensor<4x14x14x64xbf16> -> tensor<3x3x64x64xbf16>
   return %dw : tensor<3x3x64x64xbf16>
+}
+func.func @bf16_dw_odd_width(%x: tensor<4x14x13x64xbf16>, %dy: tensor<4x14x13x64xbf16>) -> tensor<3x3x64x64xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x14x13x64xbf16>, tensor<4x14x13x64xbf16> -> tensor<3x3x64x64xbf16>
+  return %dw : tensor<3x3x64x64xbf16>
+}
+func.func @bf16_dw_grouped(%x: tensor<4x14x14x128xbf16>, %dy: tensor<4x14x14x128xbf16>) -> tensor<3x3x64x128xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x14x14x128xbf16>, tensor<4x14x14x128xbf16> -> tensor<3x3x64x128xbf16>
+  return %dw : tensor<3x3x64x128xbf16>
 }
 func.func @bf16_dw_memory_bound(%x: tensor<1x4096x32xbf16>, %dy: tensor<1x4095x32xbf16>) -> tensor<2x32x32xbf16> {
   %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x4096x32xbf16>, tensor<1x4095x32xbf16> -> tensor<2x32x32xbf16>

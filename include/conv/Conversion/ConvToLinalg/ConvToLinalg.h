@@ -25,6 +25,12 @@ constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
 /// it is a single contraction over the whole reduction (1x1 filters, all
 /// taps fused).
 constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
+/// On a dw_tap contraction of bf16 pair operands (docs/Lowering.md §2.6):
+/// its last loop `e` (extent 2) is the pair of consecutive output positions
+/// along the last spatial dimension, innermost in both operands (loops
+/// [ci, co, b, o..., e], o_{n-1} counting pairs), so that vdpbf16ps
+/// multiplies each pair in one instruction.
+constexpr llvm::StringLiteral kDwPairsAttrName = "conv.dw_pairs";
 /// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
 /// [b, o..., co, t..., ci], reduction over the taps t and ci.
 constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
@@ -58,6 +64,11 @@ constexpr llvm::StringLiteral kRoleRowGather = "row_gather";
 /// element type (identity maps): vectorized in row chunks, over threads
 /// when large.
 constexpr llvm::StringLiteral kRoleCast = "cast";
+/// A pair pack (bf16 filter gradients, docs/Lowering.md §2.6):
+/// out[..., c, e] = e == 0 ? a[..., c] : b[..., c], two tensors of one shape
+/// interleaved along a new innermost dimension of 2 (loops [..., c, e], all
+/// parallel): vectorized in channel chunks, over threads when large.
+constexpr llvm::StringLiteral kRolePairPack = "pair_pack";
 
 /// How conv.backprop_filter is split up for the cache (all 0: one
 /// contraction per tap over the whole reduction).
@@ -83,6 +94,10 @@ struct BackpropFilterLoweringOptions {
   /// share of the work; 1: never. Every part is owned by one iteration, so
   /// the result does not depend on the thread count.
   int64_t threads = 1;
+  /// bf16 filter gradients that dwUsesBF16Pairs accepts contract pairs of
+  /// output positions (kDwPairsAttrName) for vdpbf16ps instead of single
+  /// positions.
+  bool bf16Pairs = false;
 };
 
 /// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).
@@ -127,10 +142,11 @@ void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
 
 /// f16 / bf16 conv ops become the same op on f32 operands between
 /// elementwise conversions (Widen.cpp), taking precedence over the
-/// lowerings above; bf16 conv.transpose stays bf16 when
-/// `keepBF16Transposes` (their tiles then use vdpbf16ps).
+/// lowerings above; with `keepBF16`, bf16 conv.transpose and the bf16
+/// conv.backprop_filter ops of the pair lowering stay bf16 (their tiles
+/// then use vdpbf16ps).
 void populateWidenSixteenBitConvPatterns(RewritePatternSet &patterns,
-                                         bool keepBF16Transposes);
+                                         bool keepBF16);
 
 } // namespace mlir::conv
 

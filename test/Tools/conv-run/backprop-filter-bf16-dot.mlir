@@ -5,7 +5,8 @@
 // columns: the 8 as FMAs), stride 2 with 64 channels, dilation 2 with
 // explicit padding, a channels-first (NCHW) layer, a 3-D one, the same
 // layer split into output-channel parts on 2 threads and into reduction
-// blocks (a 64 KiB last-level cache), and a 1x1 layer (one contraction).
+// blocks (a 64 KiB last-level cache), and 1x1 layers (one contraction:
+// split-K; with more input than output channels on 2 threads, row parts).
 // RUN: conv-run %s --entry same_40 --check --seed 1 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry same_40 --check --seed 1 --bf16-dot=off | FileCheck %s
 // RUN: conv-run %s --entry stride2 --check --seed 2 --bf16-dot=on | FileCheck %s
@@ -15,6 +16,7 @@
 // RUN: conv-run %s --entry stride2 --check --seed 6 --bf16-dot=on --num-threads=2 | FileCheck %s
 // RUN: conv-run %s --entry same_40 --check --seed 7 --bf16-dot=on --l3-cache-bytes=65536 | FileCheck %s
 // RUN: conv-run %s --entry one_by_one --check --seed 8 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry row_parts --check --seed 10 --bf16-dot=on --num-threads=2 | FileCheck %s
 // CHECK: check: max abs error {{.*}} (bf16): PASS
 //
 // Bit-identical for 1 and 2 threads (every dW element is summed by one
@@ -57,4 +59,8 @@ func.func @ndhwc(%x: tensor<1x6x6x8x32xbf16>, %dy: tensor<1x4x4x6x32xbf16>) -> t
 func.func @one_by_one(%x: tensor<4x14x14x256xbf16>, %dy: tensor<4x14x14x256xbf16>) -> tensor<1x1x256x256xbf16> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x14x14x256xbf16>, tensor<4x14x14x256xbf16> -> tensor<1x1x256x256xbf16>
   return %dw : tensor<1x1x256x256xbf16>
+}
+func.func @row_parts(%x: tensor<4x14x14x512xbf16>, %dy: tensor<4x14x14x128xbf16>) -> tensor<1x1x512x128xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x14x14x512xbf16>, tensor<4x14x14x128xbf16> -> tensor<1x1x512x128xbf16>
+  return %dw : tensor<1x1x512x128xbf16>
 }

@@ -1,6 +1,8 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="widen-16-bit-operands bf16-dot" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 bf16-dot" --mlir-print-local-scope | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg="widen-16-bit-operands bf16-dot" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 bf16-dot" --canonicalize --one-shot-bufferize="bufferize-function-boundaries" --conv-cpu-lower-vectors="vector-bits=512 bf16-dot" --mlir-print-local-scope | FileCheck %s --check-prefix=LOWER
-// RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize bf16-dot=on num-threads=1 l1-cache-bytes=32768 l2-cache-bytes=1048576" \
+// RUN: conv-opt %s --convert-conv-to-linalg="widen-16-bit-operands bf16-dot" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 bf16-dot" --canonicalize --one-shot-bufferize="bufferize-function-boundaries" --conv-cpu-lower-vectors="vector-bits=512 bf16-dot" \
+// RUN:   --convert-linalg-to-loops --scf-forall-to-for --convert-vector-to-scf --canonicalize --expand-strided-metadata --lower-affine --convert-scf-to-cf \
+// RUN:   --convert-vector-to-llvm="enable-x86vector" --convert-to-llvm --reconcile-unrealized-casts \
 // RUN:   | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 -mattr=+avx512bf16 \
 // RUN:   | FileCheck %s --check-prefix=ASM

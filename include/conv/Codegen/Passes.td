@@ -76,7 +76,10 @@ def ConvCPUTileAndVectorizePass
       2 to lanes/4 output channels per group, whose (group, co) columns
       fill whole vectors, get lane-group tiles: all ci rows x the columns
       of several groups (accumulators in at most half the registers), the
-      group block loop outermost (see conv-cpu-lower-vectors).
+      group block loop outermost (see conv-cpu-lower-vectors). A
+      `conv.dw_pairs` tap (bf16 pairs of output positions, loops [ci, co,
+      b, o..., e]) is tiled the same way with its pair loop `e` whole and
+      one pair per step.
     * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
       gives the number of tap loops when it is not the number of output
       dimensions): a ci cache block
@@ -93,6 +96,10 @@ def ConvCPUTileAndVectorizePass
     * `cast` (the conversion of the f32 accumulators to a 16-bit result):
       rows in chunks of two f32 vectors, over threads along the first
       dimension when it has at least 64 Ki elements.
+    * `pair_pack` (two tensors interleaved along a new innermost dimension
+      of 2): over threads like `cast`, then one vector's worth of channels
+      per step, read as two runs, interleaved (`vector.interleave` of the
+      bits) and written as one contiguous vector.
     * `relayout` (a `linalg.transpose` from conv-cpu-channels-last): L x L
       tiles (L = vector lanes) over the dimensions contiguous in the output
       and in the input, each a transposed vector read and write; threads
@@ -129,7 +136,8 @@ def ConvCPUTileAndVectorizePass
            "L2 cache size the channel blocking assumes (0: the host's)">,
     Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
            "bf16 transposed-convolution register tiles reduce input "
-           "channels in pairs, for conv-cpu-lower-vectors' bf16-dot">,
+           "channels in pairs, for conv-cpu-lower-vectors' bf16-dot (bf16 "
+           "filter gradients get pairs from the conversion instead)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -168,6 +176,11 @@ def ConvCPULowerVectorsPass
     like an FMA (with denormal inputs and results flushed to zero). Not in a
     function that has a bf16 vector of 8k + 1 > 1 elements: LLVM 22 cannot
     generate code for those with AVX512-BF16 enabled (see docs/Codegen.md).
+    The other operand may also be indexed (column, pair), as the pair
+    operands of a bf16 filter gradient are: its pairs are then already
+    interleaved (plain slices, no shuffle); such a read of a memref whose
+    last dimension is the pair becomes one flat read, and a pair read whose
+    rows are broadcast becomes one 2-element load per row.
     Last, f32 -> bf16 roundings become integer operations on the bits
     (round to nearest even), not a runtime call per element.
 

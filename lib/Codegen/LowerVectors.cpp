@@ -359,6 +359,16 @@ struct FlattenLoopCarriedGroupedTiles : public OpRewritePattern<scf::ForOp> {
   unsigned bits;
 };
 
+/// The reassociation of a rank-`rank` memref that collapses its last two
+/// dimensions into one.
+SmallVector<ReassociationIndices> lastTwoDimsCollapsed(int64_t rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    groups.push_back({d});
+  groups.push_back({rank - 2, rank - 1});
+  return groups;
+}
+
 /// A grouped-tile transfer's memref with its last two dimensions collapsed
 /// into one, and the transfer's indices on it.
 struct CollapsedTransfer {
@@ -387,10 +397,7 @@ collapseGroupedTransfer(PatternRewriter &rewriter,
       shape[rank - 1] != type.getShape()[2] ||
       !isZeroInteger(indices[rank - 2]) || !isZeroInteger(indices[rank - 1]))
     return std::nullopt;
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    groups.push_back({d});
-  groups.push_back({rank - 2, rank - 1});
+  SmallVector<ReassociationIndices> groups = lastTwoDimsCollapsed(rank);
   if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
     return std::nullopt;
   return CollapsedTransfer{
@@ -538,10 +545,7 @@ struct FlattenPairRead : public OpRewritePattern<vector::TransferReadOp> {
     auto memrefType = cast<MemRefType>(op.getBase().getType());
     int64_t rank = memrefType.getRank();
     ValueRange indices = op.getIndices();
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d + 2 < rank; ++d)
-      groups.push_back({d});
-    groups.push_back({rank - 2, rank - 1});
+    SmallVector<ReassociationIndices> groups = lastTwoDimsCollapsed(rank);
     if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
       return failure();
     Location loc = op.getLoc();

@@ -94,6 +94,23 @@ std::string compare(ElementType t, const void *got, const void *want,
   return "";
 }
 
+std::string describe(const BackpropFilterSpec &s);
+std::string describe(const TransposeSpec &s);
+
+/// Reports `failures`, then checks that every case's first two results of
+/// each group of three (the 1- and 2-thread variants) are bit-identical.
+template <typename Case>
+void expectOneAndTwoThreadsAgree(const std::vector<std::string> &failures,
+                                 const std::vector<std::vector<uint8_t>> &results,
+                                 const std::vector<Case> &cases) {
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+  for (size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(results[3 * i], results[3 * i + 1])
+        << "config #" << i << " differs between 1 and 2 threads: "
+        << describe(cases[i].spec);
+}
+
 /// Runs check(i) for i < count on all hardware threads (the JIT is
 /// thread-safe); returns the failure messages (at most 10).
 std::vector<std::string>
@@ -149,6 +166,24 @@ std::string describe(const BackpropFilterSpec &s) {
   return os.str();
 }
 
+/// Sets the input shape of `s` (batch, `cin` channels, spatial sizes
+/// `spatialIn`, in its layout) and the out_backprop shape its attributes and
+/// filter give; false when there is none (e.g. a negative output size).
+bool setActivationShapes(BackpropFilterSpec &s, int64_t batch, int64_t cin,
+                         const Shape &spatialIn) {
+  s.inputShape = {batch};
+  if (s.attrs.layout == DataLayout::ChannelsFirst)
+    s.inputShape.push_back(cin);
+  s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
+  if (s.attrs.layout == DataLayout::ChannelsLast)
+    s.inputShape.push_back(cin);
+  auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+  if (!dy)
+    return false;
+  s.outBackpropShape = *dy;
+  return true;
+}
+
 BackpropFilterSpec randomBackpropFilter(std::mt19937 &rng) {
   while (true) {
     BackpropFilterSpec s;
@@ -181,17 +216,8 @@ BackpropFilterSpec randomBackpropFilter(std::mt19937 &rng) {
     }
     s.filterShape.push_back(cf);
     s.filterShape.push_back(cout);
-    int64_t cin = groups * cf;
-    s.inputShape = {batch};
-    if (s.attrs.layout == DataLayout::ChannelsFirst)
-      s.inputShape.push_back(cin);
-    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
-    if (s.attrs.layout == DataLayout::ChannelsLast)
-      s.inputShape.push_back(cin);
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    if (!dy)
+    if (!setActivationShapes(s, batch, groups * cf, spatialIn))
       continue; // e.g. a negative output size: draw again
-    s.outBackpropShape = *dy;
     return s;
   }
 }
@@ -537,12 +563,7 @@ TEST(Differential, TransposeBF16DotProducts) {
     return checkTranspose(jit, s, c.x, c.k, variants[job % 3], where,
                           &results[job]);
   });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
-  for (unsigned i = 0; i < count; ++i)
-    EXPECT_EQ(results[3 * i], results[3 * i + 1])
-        << "config #" << i << " differs between 1 and 2 threads: "
-        << describe(cases[i].spec);
+  expectOneAndTwoThreadsAgree(failures, results, cases);
 }
 
 } // namespace
@@ -588,17 +609,8 @@ TEST(Differential, BackpropFilterBF16Pairs) {
     }
     s.filterShape.push_back(cin);
     s.filterShape.push_back(cout);
-    int64_t batch = uniform(rng, 1, 3);
-    s.inputShape = {batch};
-    if (s.attrs.layout == DataLayout::ChannelsFirst)
-      s.inputShape.push_back(cin);
-    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
-    if (s.attrs.layout == DataLayout::ChannelsLast)
-      s.inputShape.push_back(cin);
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    if (!dy)
+    if (!setActivationShapes(s, uniform(rng, 1, 3), cin, spatialIn))
       continue;
-    s.outBackpropShape = *dy;
     auto g = computeBackpropFilterGeometry(s.attrs, s.inputShape,
                                            s.filterShape, s.outBackpropShape);
     if (!g)
@@ -627,12 +639,7 @@ TEST(Differential, BackpropFilterBF16Pairs) {
                                variants[job % 3], names[job % 3],
                                &results[job]);
   });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
-  for (unsigned i = 0; i < count; ++i)
-    EXPECT_EQ(results[3 * i], results[3 * i + 1])
-        << "config #" << i << " differs between 1 and 2 threads: "
-        << describe(cases[i].spec);
+  expectOneAndTwoThreadsAgree(failures, results, cases);
 }
 
 /// Filter gradients are deterministic: the same inputs give bit-identical

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -831,13 +832,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // 2j*s + k*d along the last dimension, whose pair partner is the
     // window at (2j + 1)*s + k*d).
     auto dyType = cast<RankedTensorType>(dy.getType());
-    bool pairs = bf16Pairs && !grouped && dwUsesBF16Pairs(g) &&
+    bool pairs = bf16Pairs && dwUsesBF16Pairs(g) &&
                  dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
                  dyType.getDimSize(n) == g.outSpatial[n - 1];
     if (pairs) {
+      // The window spans (out - 1)*s + k_eff positions; the pair partner
+      // of position i is i + s.
       int64_t out = g.outSpatial[n - 1], s = g.strides[n - 1];
-      int64_t length = (out - 2) * s +
-                       (g.filterSpatial[n - 1] - 1) * g.dilations[n - 1] + 1;
+      int64_t length =
+          cast<RankedTensorType>(window.getType()).getDimSize(n) - s;
       window = createPairPack(
           rewriter, loc,
           extractDimSlice(rewriter, loc, window, n, rewriter.getIndexAttr(0),
@@ -1005,13 +1008,10 @@ bool mlir::conv::detail::dwUsesBF16Pairs(
       numFusedTaps(g) != 0 || g.outSpatial[n - 1] < 2 ||
       g.outSpatial[n - 1] % 2 != 0)
     return false;
-  double elements = double(g.batch) * double(g.inChannels);
-  double dyElements = double(g.batch) * double(g.outChannels);
-  for (int64_t d = 0; d < n; ++d) {
-    elements *= double(g.inputSpatial[d]);
-    dyElements *= double(g.outSpatial[d]);
-  }
-  elements += dyElements;
+  double elements = 0;
+  for (const convgen::Shape &shape : {g.inputShape(), g.outBackpropShape()})
+    elements += std::accumulate(shape.begin(), shape.end(), 1.0,
+                                std::multiplies<double>());
   return elements > 0 && g.flops() >= kMin16BitFlopsPerElement * elements;
 }
 

@@ -556,8 +556,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // it from there): 38x57 dilated 3x3: 16 -> 57 positions (one row), 97
     // -> 105 GFLOP/s with 1 thread, 164 -> 183 with 2; 7x7 images: one
     // image instead of 2 rows, +1-4 %. (1x1 layers measured 2 % slower.)
+    // So are whole dW tiles larger than the L1, whose accumulators a block
+    // reloads from the L2: the 512 x 256 halves of a 7x7x512 -> 512 layer's
+    // taps with 2 threads (dw-threads) are 512 KiB, not channel-blocked, and
+    // their half-L1 blocks were one 7-position row (N16, 2 threads, best /
+    // median of 6 runs: 193 / 157 -> 252 / 239 GFLOP/s).
     if (!singleContraction &&
-        (ciBlock < ranges[ci] || coBlock < ranges[co]) &&
+        (ciBlock < ranges[ci] || coBlock < ranges[co] ||
+         ciBlock * coBlock * accBytes > l1) &&
         blockBudget / std::max<int64_t>(1, rowBytes) < 4 * t.reductionChunk)
       blockBudget = std::max(blockBudget, l2 / 16);
     // Rows packed by each block from a single-channel input (fuseInputPack,
@@ -609,6 +615,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           ranges[last - 1],
           std::max<int64_t>(1, (blockBudget / std::max<int64_t>(1, rowBytes)) /
                                    std::max<int64_t>(1, ranges[last])));
+      // Blocks sized for the L2 that cover three quarters of the rows or
+      // more take them all (7x7 images: 6 rows would leave a 1-row block,
+      // which reloads every accumulator for 7 positions, and a second copy
+      // of the register-tile nest).
+      if (blockBudget > l1 / 2 && 4 * rows >= 3 * ranges[last - 1])
+        rows = ranges[last - 1];
       // All the rows: no block loop (for a range cut to the tap's rows, a
       // dynamic one, a block loop would be peeled into two copies).
       outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;

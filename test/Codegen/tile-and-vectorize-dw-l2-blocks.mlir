@@ -1,5 +1,6 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS
 
 // Reduction blocks of a filter gradient with wide rows (64 + 256 channels:
 // 1280 bytes per position), L1 32 KiB, L2 512 KiB.
@@ -24,11 +25,15 @@ func.func @dw_1x1(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 
 // -----
 
-// The same channels with a 3x3 filter (9 contractions): the blocks stay
-// sized for half the L1 (12 positions, rounded to 8, which divides 96).
+// The same channels with a 3x3 filter (9 contractions): each tap's dW
+// (64 KiB) is larger than the L1, so a block reloads its accumulators from
+// the L2, and half the L1 would be 12 positions. The blocks are sized for
+// a sixteenth of the L2 instead (as for channel blocks, below): 25
+// positions, 24 in reduction chunks, which divide 96 (not the single
+// contraction's eighth of the L2, 48).
 // CHECK-LABEL: func.func @dw_3x3
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c8
+// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c24
 // CHECK-NOT:       step %c48
 func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> tensor<3x3x64x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x96x64xf32>, tensor<1x4x96x256xf32> -> tensor<3x3x64x256xf32>
@@ -102,4 +107,30 @@ func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x12
 func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x512xf32>) -> tensor<3x3x512x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x57x512xf32>, tensor<1x4x57x512xf32> -> tensor<3x3x512x512xf32>
   return %dw : tensor<3x3x512x512xf32>
+}
+
+// -----
+
+// 3x3, 256 -> 256 channels on 7x7 images with 2 threads: the 9 taps are
+// not a multiple of the threads, so each tap's output channels are split in
+// two (dw-threads): 18 dW tiles of 256 x 128 (128 KiB: larger than the L1,
+// under the quarter of the L2 that would cut them into channel blocks).
+// Their blocks are sized for a sixteenth of the L2 (64 KiB, 42 positions at
+// 1.5 KiB each: 6 of the 7 rows), and, covering three quarters of the rows
+// or more, take the tap's whole image (7 or 6 rows: a dynamic range)
+// instead: no block loop over rows, and no 7-position blocks. (With half
+// the L1 a block was one row: 7x7x512 -> 512, N16, 2 threads: 157 -> 239
+// GFLOP/s median.)
+// THREADS-LABEL: func.func @dw_3x3_thread_halves
+// THREADS:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
+// THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}}) -> (tensor<256x128xf32>)
+// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c8
+// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c128 step %c32
+// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
+// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// THREADS:                     arith.mulf {{.*}} : vector<8x32xf32>
+// THREADS:           scf.forall.in_parallel
+func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256xf32>) -> tensor<3x3x256x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x7x7x256xf32>, tensor<4x7x7x256xf32> -> tensor<3x3x256x256xf32>
+  return %dw : tensor<3x3x256x256xf32>
 }

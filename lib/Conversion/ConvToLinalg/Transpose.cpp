@@ -232,8 +232,8 @@ struct SpatialSlice {
 };
 
 SpatialSlice spatialSlice(OpBuilder &b, RankedTensorType type, Layout layout,
-                          ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
-                          ArrayRef<int64_t> strides) {
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
   int64_t rank = type.getRank(), n = rank - 2;
   SpatialSlice s;
   s.shape.assign(type.getShape().begin(), type.getShape().end());
@@ -241,13 +241,21 @@ SpatialSlice spatialSlice(OpBuilder &b, RankedTensorType type, Layout layout,
   s.strides.assign(rank, b.getIndexAttr(1));
   for (int64_t d = 0; d < n; ++d) {
     int64_t dim = spatialDim(layout, d);
-    s.offsets[dim] = b.getIndexAttr(offsets[d]);
+    s.offsets[dim] = offsets[d];
     s.strides[dim] = b.getIndexAttr(strides[d]);
     s.shape[dim] = sizes[d];
   }
   for (int64_t i = 0; i < rank; ++i)
     s.sizes.push_back(b.getIndexAttr(s.shape[i]));
   return s;
+}
+
+SpatialSlice spatialSlice(OpBuilder &b, RankedTensorType type, Layout layout,
+                          ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+                          ArrayRef<int64_t> strides) {
+  return spatialSlice(b, type, layout,
+                      getAsIndexOpFoldResult(b.getContext(), offsets), sizes,
+                      strides);
 }
 
 SmallVector<int64_t> activationShape(Layout layout, int64_t batch,
@@ -286,6 +294,109 @@ tapSegments(const convgen::TransposeGeometry &g) {
                                 g.dilations[d], g.cropBefore[d],
                                 g.outSpatial[d]));
   return segments;
+}
+
+/// Taps of one spatial dimension with the same number of input rows whose
+/// tap index and first input row both step by a constant: tap t < length is
+/// m = mBegin + t * mStep, reading the input rows [lo + t * loStep, ... +
+/// count). (A segment is a run with loStep 0 and mStep 1; the runs also
+/// join taps with different rows: DCGAN's 4x4 stride-2 SAME taps 0 and 3
+/// read rows [1, 4) and [0, 3), one run of two.)
+struct TapRun {
+  int64_t mBegin, mStep, lo, loStep, length, count;
+};
+
+/// The taps with input rows of each spatial dimension as runs: grouped by
+/// their row count (in the order of the taps), each group cut into the
+/// fewest runs in tap order.
+SmallVector<SmallVector<TapRun>> tapRuns(const convgen::TransposeGeometry &g) {
+  int64_t n = g.numSpatialDims;
+  SmallVector<SmallVector<TapRun>> runs(n);
+  for (int64_t d = 0; d < n; ++d) {
+    SmallVector<std::pair<int64_t, TapRange1D>> taps;
+    SmallVector<int64_t> counts;
+    for (int64_t m = 0; m < g.kernelSpatial[d]; ++m) {
+      TapRange1D r =
+          computeTapRange(m, g.inputSpatial[d], g.strides[d], g.dilations[d],
+                          g.cropBefore[d], g.outSpatial[d]);
+      if (r.count == 0)
+        continue;
+      taps.push_back({m, r});
+      if (!llvm::is_contained(counts, r.count))
+        counts.push_back(r.count);
+    }
+    for (int64_t count : counts) {
+      SmallVector<std::pair<int64_t, TapRange1D>> group;
+      for (const auto &tap : taps)
+        if (tap.second.count == count)
+          group.push_back(tap);
+      for (size_t i = 0; i < group.size();) {
+        TapRun run{group[i].first, 1, group[i].second.lo, 0, 1, count};
+        if (i + 1 < group.size()) {
+          run.mStep = group[i + 1].first - group[i].first;
+          run.loStep = group[i + 1].second.lo - group[i].second.lo;
+          run.length = 2;
+          while (i + run.length < group.size() &&
+                 group[i + run.length].first ==
+                     run.mBegin + run.length * run.mStep &&
+                 group[i + run.length].second.lo ==
+                     run.lo + run.length * run.loStep)
+            ++run.length;
+        }
+        runs[d].push_back(run);
+        i += run.length;
+      }
+    }
+  }
+  return runs;
+}
+
+/// Runs `box(b, loc, inOffset, count, m, acc)` for every tap of every box of
+/// tap runs (one run per dimension): an scf.for nest over the runs longer
+/// than one tap, the tap index `m` and the first input row `inOffset` per
+/// dimension affine in the loop variables (constants for single taps), and
+/// the row counts static. Carries `init`; returns the final value.
+Value forEachTapRunBox(
+    OpBuilder &b, Location loc, ArrayRef<SmallVector<TapRun>> runs, Value init,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<OpFoldResult>,
+                       ArrayRef<int64_t>, ArrayRef<OpFoldResult>, Value)>
+        box) {
+  int64_t n = static_cast<int64_t>(runs.size());
+  for (const auto &dimRuns : runs)
+    if (dimRuns.empty())
+      return init;
+  SmallVector<int64_t> idx(n, 0);
+  Value acc = init;
+  while (true) {
+    SmallVector<TapRun> chosen;
+    SmallVector<int64_t> begin(n, 0), end, count;
+    for (int64_t d = 0; d < n; ++d) {
+      chosen.push_back(runs[d][idx[d]]);
+      end.push_back(chosen.back().length);
+      count.push_back(chosen.back().count);
+    }
+    acc = forEachInBox(b, loc, begin, end, acc,
+                       [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> t,
+                           Value boxAcc) -> Value {
+                         SmallVector<OpFoldResult> inOffset, m;
+                         AffineExpr e = nb.getAffineDimExpr(0);
+                         for (int64_t d = 0; d < n; ++d) {
+                           const TapRun &run = chosen[d];
+                           inOffset.push_back(
+                               affine::makeComposedFoldedAffineApply(
+                                   nb, nl, e * run.loStep + run.lo, {t[d]}));
+                           m.push_back(affine::makeComposedFoldedAffineApply(
+                               nb, nl, e * run.mStep + run.mBegin, {t[d]}));
+                         }
+                         return box(nb, nl, inOffset, count, m, boxAcc);
+                       });
+    int64_t d = n - 1;
+    while (d >= 0 && ++idx[d] == static_cast<int64_t>(runs[d].size()))
+      idx[d--] = 0;
+    if (d < 0)
+      break;
+  }
+  return acc;
 }
 
 /// out += y, elementwise (both of the same static shape).
@@ -348,7 +459,7 @@ Value forEachTapBox(
 SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
                             const convgen::TransposeGeometry &g,
                             RankedTensorType outType, OpFoldResult batchOffset,
-                            int64_t batchSize, ArrayRef<int64_t> inOffset,
+                            int64_t batchSize, ArrayRef<OpFoldResult> inOffset,
                             ArrayRef<int64_t> count, ArrayRef<OpFoldResult> m) {
   int64_t n = g.numSpatialDims, rank = n + 2;
   SpatialSlice slice;
@@ -359,20 +470,27 @@ SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
   slice.shape[0] = batchSize;
   for (int64_t d = 0; d < n; ++d) {
     int64_t dim = spatialDim(g.layout, d);
-    int64_t base = inOffset[d] * g.strides[d] - g.cropBefore[d];
-    if (auto c = getConstantIntValue(m[d])) {
-      slice.offsets[dim] = b.getIndexAttr(base + *c * g.dilations[d]);
-    } else {
-      AffineExpr e = b.getAffineDimExpr(0) * g.dilations[d] + base;
-      slice.offsets[dim] =
-          affine::makeComposedFoldedAffineApply(b, loc, e, {m[d]});
-    }
+    // (Folds to a constant when both are.)
+    AffineExpr e = b.getAffineDimExpr(0) * g.strides[d] +
+                   b.getAffineDimExpr(1) * g.dilations[d] - g.cropBefore[d];
+    slice.offsets[dim] =
+        affine::makeComposedFoldedAffineApply(b, loc, e, {inOffset[d], m[d]});
     slice.strides[dim] = b.getIndexAttr(g.strides[d]);
     slice.shape[dim] = count[d];
   }
   for (int64_t i = 0; i < rank; ++i)
     slice.sizes.push_back(b.getIndexAttr(slice.shape[i]));
   return slice;
+}
+
+SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
+                            const convgen::TransposeGeometry &g,
+                            RankedTensorType outType, OpFoldResult batchOffset,
+                            int64_t batchSize, ArrayRef<int64_t> inOffset,
+                            ArrayRef<int64_t> count, ArrayRef<OpFoldResult> m) {
+  return tapOutputSlice(b, loc, g, outType, batchOffset, batchSize,
+                        getAsIndexOpFoldResult(b.getContext(), inOffset), count,
+                        m);
 }
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
@@ -1151,55 +1269,50 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // tap (preferRelayout).
     bool relayout = preferRelayout(g);
     if (relayout)
-      if (Value disjoint = lowerDisjointTaps(b, loc, g, segments, input,
-                                             kernel, out))
+      if (Value disjoint =
+              lowerDisjointTaps(b, loc, g, segments, input, kernel, out))
         return disjoint;
-    auto box = [&](OpBuilder &bx, Location lx, ArrayRef<int64_t> inOffset,
-                   ArrayRef<int64_t> count, ArrayRef<int64_t> mBegin,
-                   ArrayRef<int64_t> mEnd, Value boxAcc) -> Value {
-      // The input rows are the same for every tap of the box.
+    // One contraction per box of tap runs, in a loop nest over its taps:
+    // the input rows' offsets, the tap and the output slice's offsets
+    // move with the loop variables, the shapes are the box's.
+    auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> inOffset,
+                    ArrayRef<int64_t> count, ArrayRef<OpFoldResult> m,
+                    Value acc) -> Value {
       SpatialSlice view =
-          spatialSlice(bx, inType, g.layout, inOffset, count, ones);
+          spatialSlice(nb, inType, g.layout, inOffset, count, ones);
       Value window = tensor::ExtractSliceOp::create(
-          bx, lx, inType.clone(view.shape), input, view.offsets, view.sizes,
+          nb, nl, inType.clone(view.shape), input, view.offsets, view.sizes,
           view.strides);
-      // `m` per dimension: a loop variable or the segment's one tap.
-      auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
-                      Value acc) -> Value {
-        SpatialSlice o =
-            tapOutputSlice(nb, nl, g, outType, nb.getIndexAttr(0), g.batch,
-                           inOffset, count, m);
-        Value init = tensor::ExtractSliceOp::create(
-            nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes,
-            o.strides);
-        if (relayout) {
-          Value filter = relayoutReversedTaps(nb, nl, kernel, m, ones, ones);
-          Value sum = createTapCorrelation(nb, nl, g.layout, window, filter,
-                                           init, ones);
-          return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
-                                               o.sizes, o.strides);
-        }
-        // K[m] as [1.., Cout, Cin], then in the contraction's layout.
-        SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
-            kStrides(rank, nb.getIndexAttr(1));
-        kOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
-        kSizes.append({nb.getIndexAttr(g.outChannels),
-                       nb.getIndexAttr(g.inChannels)});
-        SmallVector<int64_t> kShape(n, 1);
-        kShape.append({g.outChannels, g.inChannels});
-        Value kTap = tensor::ExtractSliceOp::create(
-            nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
-        // (The taps are gathered reversed with count 1: that keeps the tap
-        // index out of a plain dimension expression, so linalg sizes the
-        // loop from the result.)
-        Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros,
-                                      ones, ones, init, ones);
+      SpatialSlice o = tapOutputSlice(nb, nl, g, outType, nb.getIndexAttr(0),
+                                      g.batch, inOffset, count, m);
+      Value init = tensor::ExtractSliceOp::create(
+          nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes, o.strides);
+      if (relayout) {
+        Value filter = relayoutReversedTaps(nb, nl, kernel, m, ones, ones);
+        Value sum =
+            createTapCorrelation(nb, nl, g.layout, window, filter, init, ones);
         return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
                                              o.sizes, o.strides);
-      };
-      return forEachInBox(bx, lx, mBegin, mEnd, boxAcc, body);
+      }
+      // K[m] as [1.., Cout, Cin], then in the contraction's layout.
+      SmallVector<OpFoldResult> kOffsets(m), kSizes(n, nb.getIndexAttr(1)),
+          kStrides(rank, nb.getIndexAttr(1));
+      kOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+      kSizes.append(
+          {nb.getIndexAttr(g.outChannels), nb.getIndexAttr(g.inChannels)});
+      SmallVector<int64_t> kShape(n, 1);
+      kShape.append({g.outChannels, g.inChannels});
+      Value kTap = tensor::ExtractSliceOp::create(
+          nb, nl, kType.clone(kShape), kernel, kOffsets, kSizes, kStrides);
+      // (The taps are gathered reversed with count 1: that keeps the tap
+      // index out of a plain dimension expression, so linalg sizes the
+      // loop from the result.)
+      Value sum = createCorrelation(nb, nl, g.layout, window, kTap, zeros, ones,
+                                    ones, init, ones);
+      return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets, o.sizes,
+                                           o.strides);
     };
-    return forEachTapBox(b, loc, segments, out, box);
+    return forEachTapRunBox(b, loc, tapRuns(g), out, body);
   }
 
   Value lowerByPhases(PatternRewriter &b, Location loc, TransposeOp op,

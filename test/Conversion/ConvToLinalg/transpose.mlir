@@ -131,18 +131,30 @@ func.func @taps_small_input(%x: tensor<2x1x1x3xf32>, %k: tensor<4x4x5x3xf32>) ->
 // -----
 
 // Stride 2, same, k = 4 on a 2x2 input (crop 1): per dimension the taps
-// form three segments by the input rows they read: m = 0 (input [1, 2) ->
-// output 1), m = 1, 2 (input [0, 2) -> outputs m - 1, m + 1) and m = 3
-// (input [0, 1) -> output 2). 3 x 3 boxes: 4 single taps, 4 one-dimensional
-// scf.for loops over 2 taps and one 2 x 2 nest, 9 contractions in all.
+// read one input row (m = 0: input [1, 2) -> output 1; m = 3: input [0, 1)
+// -> output 2) or two (m = 1, 2: input [0, 2) -> outputs m - 1, m + 1).
+// Each count's taps form one run in which the tap, the input row and the
+// output row step by constants (m = 3t, row 1 - t, output t + 1; and
+// m = 1 + t, row 0, output t): 2 x 2 boxes, each one contraction in a
+// 2 x 2 scf.for nest, 4 contractions in all (9 boxes of taps with the same
+// rows before).
 // CHECK-LABEL: func.func @taps_cropped_border
-// CHECK:         tensor.extract_slice %arg0[0, 1, 1, 0] [1, 1, 1, 2] [1, 1, 1, 1]
-// CHECK:         tensor.extract_slice %{{.*}}[0, 1, 1, 0] [1, 1, 1, 3] [1, 2, 2, 1]
-// CHECK:         tensor.extract_slice %arg0[0, 1, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1]
-// CHECK:         scf.for %[[M:.+]] = %c1 to %c3 step %c1
-// CHECK:           %[[Q:.+]] = affine.apply affine_map<(d0) -> (d0 - 1)>(%[[M]])
-// CHECK:           tensor.extract_slice %{{.*}}[0, 1, %[[Q]], 0] [1, 1, 2, 3] [1, 2, 2, 1]
-// CHECK-COUNT-8: conv.role = "transpose_phase"
+// CHECK:         scf.for %[[TH:.+]] = %c0 to %c2 step %c1
+// CHECK-NEXT:      scf.for %[[TW:.+]] = %c0 to %c2 step %c1
+// CHECK-DAG:         %[[IH:.+]] = affine.apply affine_map<(d0) -> (-d0 + 1)>(%[[TH]])
+// CHECK-DAG:         %[[MH:.+]] = affine.apply affine_map<(d0) -> (d0 * 3)>(%[[TH]])
+// CHECK-DAG:         %[[IW:.+]] = affine.apply affine_map<(d0) -> (-d0 + 1)>(%[[TW]])
+// CHECK-DAG:         %[[MW:.+]] = affine.apply affine_map<(d0) -> (d0 * 3)>(%[[TW]])
+// CHECK:             tensor.extract_slice %arg0[0, %[[IH]], %[[IW]], 0] [1, 1, 1, 2] [1, 1, 1, 1]
+// CHECK-DAG:         %[[OH:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[TH]])
+// CHECK-DAG:         %[[OW:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[TW]])
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[OH]], %[[OW]], 0] [1, 1, 1, 3] [1, 2, 2, 1]
+// CHECK:             tensor.extract_slice %arg1[%[[MH]], %[[MW]], 0, 0] [1, 1, 3, 2]
+// CHECK:         scf.for %[[TH2:.+]] = %c0 to %c2 step %c1
+// CHECK-NEXT:      scf.for %[[TW2:.+]] = %c0 to %c2 step %c1
+// CHECK:             tensor.extract_slice %arg0[0, %{{.*}}, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1]
+// CHECK:             tensor.extract_slice %{{.*}}[0, %{{.*}}, %[[TW2]], 0] [1, 1, 2, 3] [1, 2, 2, 1]
+// CHECK-COUNT-3: conv.role = "transpose_phase"
 // CHECK-NOT:     conv.role
 func.func @taps_cropped_border(%x: tensor<1x2x2x2xf32>, %k: tensor<4x4x3x2xf32>) -> tensor<1x4x4x3xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x2x2x2xf32>, tensor<4x4x3x2xf32> -> tensor<1x4x4x3xf32>

@@ -559,9 +559,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // So are whole dW tiles larger than the L1, whose accumulators a block
     // reloads from the L2: the 512 x 256 halves of a 7x7x512 -> 512 layer's
     // taps with 2 threads (dw-threads) are 512 KiB, not channel-blocked, and
-    // their half-L1 blocks were one 7-position row (N16, 2 threads, median
-    // of 6 alternating runs: 157 -> 239 GFLOP/s in a quiet period of the
-    // host, 136 -> 157 in a slow one).
+    // their half-L1 blocks were one 7-position row (N16, 2 threads, medians
+    // of 6 alternating runs: 157 -> 239 GFLOP/s with these blocks of 6 rows,
+    // in a quiet period of the host; 136 -> 157 with the whole-image blocks
+    // below, in a slow one).
     if (!singleContraction &&
         (ciBlock < ranges[ci] || coBlock < ranges[co] ||
          ciBlock * coBlock * accBytes > l1) &&

@@ -119,8 +119,9 @@ func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x
 // 1.5 KiB each: 6 of the 7 rows), and, covering three quarters of the rows
 // or more, take the tap's whole image (7 or 6 rows: a dynamic range)
 // instead: no block loop over rows, and no 7-position blocks. (With half
-// the L1 a block was one row: 7x7x512 -> 512, N16, 2 threads: 157 -> 239
-// GFLOP/s median.)
+// the L1 a block was one row: 7x7x512 -> 512, N16, 2 threads, medians:
+// 157 -> 239 GFLOP/s with L2-sized 6-row blocks, 136 -> 157 with whole
+// images in a slower period of the host.)
 // THREADS-LABEL: func.func @dw_3x3_thread_halves
 // THREADS:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
 // THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}}) -> (tensor<256x128xf32>)

@@ -166,25 +166,12 @@ std::string describe(const BackpropFilterSpec &s) {
   return os.str();
 }
 
-/// An activation shape: `batch`, `channels` and the spatial sizes
-/// `spatial`, in `layout`.
-Shape activationShape(DataLayout layout, int64_t batch, int64_t channels,
-                      const Shape &spatial) {
-  Shape shape{batch};
-  if (layout == DataLayout::ChannelsFirst)
-    shape.push_back(channels);
-  shape.insert(shape.end(), spatial.begin(), spatial.end());
-  if (layout == DataLayout::ChannelsLast)
-    shape.push_back(channels);
-  return shape;
-}
-
 /// Sets the input shape of `s` (batch, `cin` channels, spatial sizes
 /// `spatialIn`, in its layout) and the out_backprop shape its attributes and
 /// filter give; false when there is none (e.g. a negative output size).
 bool setActivationShapes(BackpropFilterSpec &s, int64_t batch, int64_t cin,
                          const Shape &spatialIn) {
-  s.inputShape = activationShape(s.attrs.layout, batch, cin, spatialIn);
+  s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
   auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
   if (!dy)
     return false;
@@ -434,7 +421,7 @@ TransposeSpec randomTranspose(std::mt19937 &rng) {
     }
     s.kernelShape.push_back(cout);
     s.kernelShape.push_back(cin);
-    s.inputShape = activationShape(s.attrs.layout, batch, cin, spatialIn);
+    s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
     if (computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
       return s;
   }

@@ -296,6 +296,17 @@ tapSegments(const convgen::TransposeGeometry &g) {
   return segments;
 }
 
+/// Advances `idx` (one index into each of `lists`, the last fastest) to the
+/// next combination; false after the last one.
+template <typename T>
+bool nextBoxIndex(MutableArrayRef<int64_t> idx,
+                  ArrayRef<SmallVector<T>> lists) {
+  int64_t d = static_cast<int64_t>(idx.size()) - 1;
+  while (d >= 0 && ++idx[d] == static_cast<int64_t>(lists[d].size()))
+    idx[d--] = 0;
+  return d >= 0;
+}
+
 /// Taps of one spatial dimension with the same number of input rows whose
 /// tap index and first input row both step by a constant: tap t < length is
 /// m = mBegin + t * mStep, reading the input rows [lo + t * loStep, ... +
@@ -390,10 +401,7 @@ Value forEachTapRunBox(
                          }
                          return box(nb, nl, inOffset, count, m, boxAcc);
                        });
-    int64_t d = n - 1;
-    while (d >= 0 && ++idx[d] == static_cast<int64_t>(runs[d].size()))
-      idx[d--] = 0;
-    if (d < 0)
+    if (!nextBoxIndex(idx, runs))
       break;
   }
   return acc;
@@ -442,10 +450,7 @@ Value forEachTapBox(
     }
     if (!empty)
       acc = box(b, loc, inOffset, count, mBegin, mEnd, acc);
-    int64_t d = n - 1;
-    while (d >= 0 && ++idx[d] == static_cast<int64_t>(segments[d].size()))
-      idx[d--] = 0;
-    if (d < 0)
+    if (!nextBoxIndex(idx, segments))
       break;
   }
   return acc;

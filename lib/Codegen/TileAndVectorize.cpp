@@ -541,13 +541,23 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // of the L2 instead (the register tiles re-read it from the L2). 64 ->
     // 256 and 256 -> 64 channel 1x1 layers: 12 -> 96 positions, +10-30 %;
     // for 3x3 layers and tiny-Cin fused ones larger blocks measured slower.
+    // So is a whole dW larger than the L1, whose accumulators every block
+    // reloads from the L2, whatever the block's length: with a 48 KiB L1
+    // the same 64 KiB dW tiles got 19-position half-L1 blocks (over two
+    // chunks), 8 positions once cut to divide the 56-position rows, and
+    // ran at 38 % of peak (1 thread, conv-run, paired alternating rounds:
+    // 64 -> 256 channels +14 %, 256 -> 64 +8 % in median with the 2-row
+    // blocks below).
     int64_t blockBudget = l1 / 2;
     auto contractions =
         op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
     bool singleContraction = contractions && contractions.getInt() == 1;
-    if (singleContraction && ciBlock == ranges[ci] &&
+    bool singleL2Blocks =
+        singleContraction && ciBlock == ranges[ci] &&
         coBlock == ranges[co] &&
-        blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk)
+        (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
+         ciBlock * coBlock * accBytes > l1);
+    if (singleL2Blocks)
       blockBudget = std::max(blockBudget, l2 / 8);
     // Several taps with channel-blocked dW tiles (512 x 512 channels): a
     // half-L1 block is 16 positions, and every register tile reloads and
@@ -623,6 +633,16 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // of the register-tile nest).
       if (blockBudget > l1 / 2 && 4 * rows >= 3 * ranges[last - 1])
         rows = ranges[last - 1];
+      // A single contraction's L2-sized blocks: the most rows, down to half
+      // of them, that divide the image (56 rows as 2 x 28, not 3 x 18 + 2:
+      // a remainder block is a second copy of the register-tile nest).
+      if (singleL2Blocks &&
+          !ShapedType::isDynamic(op.getStaticLoopRanges()[last - 1]))
+        for (int64_t r = rows; r > 0 && 2 * r >= rows; --r)
+          if (ranges[last - 1] % r == 0) {
+            rows = r;
+            break;
+          }
       // All the rows: no block loop (for a range cut to the tap's rows, a
       // dynamic one, a block loop would be peeled into two copies).
       outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;

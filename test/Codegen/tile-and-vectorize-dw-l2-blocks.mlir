@@ -68,18 +68,24 @@ func.func @dw_whole_row(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32
 
 // -----
 
-// The same rows in a 1x1 layer (one contraction): a row fits 7/8 of the
-// L1 too, so it is one block as well (it was 16 positions and a
-// 12-position remainder; a 64 -> 64 1x1 layer with 56-long rows ran 15 %
-// faster with whole rows).
+// The same rows in a 1x1 layer (one contraction): its whole dW (64 KiB) is
+// larger than the L1, so every block reloads the accumulators from the L2
+// and the block is sized for an eighth of the L2 (64 KiB: 64 positions),
+// although half the L1 holds two reduction chunks (16 positions). That is
+// 2 whole rows, a number that divides the 28 rows (no remainder block).
+// Before, a half-L1 block was cut to 8 positions on a 48 KiB L1 (64 ->
+// 256 channels at 38 % of peak), and to a 28-position row here.
 // CHECK-LABEL: func.func @dw_1x1_row_blocks
-// CHECK:         scf.for %{{.*}} = %c0 to %c28 step %c1
-// CHECK-NOT:       step %c16 iter_args
-// CHECK:           scf.for %{{.*}} = %c0 to %c126 step %c6
-// CHECK:             scf.for %{{.*}} = %c0 to %c128 step %c16
-// CHECK:               scf.for %{{.*}} = %c0 to %c28 step %c4
-// CHECK:                 vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c28 step %c2
+// CHECK-NOT:         step %c16 iter_args
+// CHECK:             scf.for %{{.*}} = %c0 to %c126 step %c6
+// CHECK:               scf.for %{{.*}} = %c0 to %c128 step %c16
+// CHECK:                 scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c28 step %c4
+// CHECK:                     vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 // CHECK-NOT:           vector<8x6xf32>
+// CHECK-NOT:       scf.for %{{.*}} = %c26 to %c28
 // CHECK:         return
 func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32>) -> tensor<1x1x128x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x28x28x128xf32>, tensor<2x28x28x128xf32> -> tensor<1x1x128x128xf32>

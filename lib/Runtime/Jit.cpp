@@ -41,6 +41,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -633,8 +634,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.numThreads = 1; // no OpenMP runtime to load
 #endif
   conv::buildConvCPUPipeline(pm, pipelineOptions);
+  // Profiling aid: CONVGEN_COMPILE_TIMING=1 prints the compile's stages
+  // (and the MLIR pipeline's passes) to stderr.
+  const bool timing = std::getenv("CONVGEN_COMPILE_TIMING") != nullptr;
+  if (timing)
+    pm.enableTiming();
+  Clock::time_point parsed = Clock::now();
   if (failed(pm.run(*module)))
     return makeError(diagnostics.text("conv-lower-to-llvm-cpu failed"));
+  Clock::time_point lowered = Clock::now();
 
   auto tmForPasses = createHostTargetMachine();
   if (!tmForPasses)
@@ -643,7 +651,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   if (!tmForEngine)
     return tmForEngine.takeError();
   setCodegenOptionsOnce();
-  auto transformer = makeKernelTransformer(tmForPasses->get());
+  auto optimize = makeKernelTransformer(tmForPasses->get());
+  double optimizeSeconds = 0;
+  auto transformer = [&](llvm::Module *m) -> llvm::Error {
+    Clock::time_point begin = Clock::now();
+    llvm::Error error = optimize(m);
+    optimizeSeconds =
+        std::chrono::duration<double>(Clock::now() - begin).count();
+    return error;
+  };
   ExecutionEngineOptions engineOptions;
 #ifdef CONV_LIBOMP_PATH
   llvm::SmallVector<llvm::StringRef, 1> sharedLibs;
@@ -661,6 +677,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
       ExecutionEngine::create(*module, engineOptions, std::move(*tmForEngine));
   if (!engine)
     return engine.takeError();
+  Clock::time_point translated = Clock::now();
   kernel->engine = std::move(*engine);
   kernel->engine->registerSymbols(runtimeSymbols);
   auto fn = kernel->engine->lookupPacked(("_mlir_ciface_" + entry).str());
@@ -669,7 +686,20 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   kernel->entry = *fn;
   kernel->engine->initialize();
 
-  kernel->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  Clock::time_point done = Clock::now();
+  kernel->seconds = std::chrono::duration<double>(done - start).count();
+  if (timing) {
+    auto ms = [](Clock::time_point a, Clock::time_point b) {
+      return 1e3 * std::chrono::duration<double>(b - a).count();
+    };
+    llvm::errs() << llvm::formatv(
+        "convgen compile @{0}: {1:F1} ms = setup+parse {2:F1}, MLIR "
+        "pipeline {3:F1}, LLVM IR translation {4:F1} + optimization {5:F1}, "
+        "code generation+link {6:F1}\n",
+        entry, ms(start, done), ms(start, parsed), ms(parsed, lowered),
+        ms(lowered, translated) - 1e3 * optimizeSeconds,
+        1e3 * optimizeSeconds, ms(translated, done));
+  }
   return std::shared_ptr<const Kernel>(std::move(kernel));
 }
 

@@ -2,13 +2,16 @@
 //
 //   conv-run FILE.mlir --entry NAME [--input a.npy]... [--seed N]
 //            [--output out.npy]... [--check] [--repeat N] [--print]
+//            [--compare KEY=VALUE,...]
 //
 // Compiles function NAME with conv-lower-to-llvm-cpu and the ExecutionEngine
 // (convgen::Jit), runs it on .npy inputs (converted to the argument element
 // types) or on uniform [-1, 1) random inputs, and prints, checks against the
 // reference, times or saves the results. NumPy has no bfloat16: bf16
 // arguments read any float .npy (typically f32) and bf16 results are written
-// as f32 .npy files.
+// as f32 .npy files. --compare compiles the function a second time with
+// some options changed and times both kernels call by call in alternation
+// (A/B), so that the host's changes of speed affect both alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +115,15 @@ cl::opt<std::string> bf16Dot(
              "vdpbf16ps: auto (when the host runs AVX512-BF16 at its FMA "
              "rate: AMD Zen 4/5, not the Intel Xeons), on, off"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> compare(
+    "compare",
+    cl::desc("With --repeat: also compile the function with these options "
+             "changed (comma-separated KEY=VALUE, KEY one of "
+             "register-tile-rows, register-tile-vectors, reduction-chunk, "
+             "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
+             "transpose-per-tap, bf16-dot, num-threads), time both in "
+             "alternating calls and print the speed ratio"),
+    cl::init(""), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Lower conv.transpose by zero insertion (test oracle)"),
@@ -200,6 +212,58 @@ double defaultTolerance(ElementType t) {
   return 0;
 }
 
+/// `options` with the KEY=VALUE changes of --compare applied.
+llvm::Expected<CompileOptions> withChanges(CompileOptions options,
+                                          llvm::StringRef changes) {
+  llvm::SmallVector<llvm::StringRef> items;
+  changes.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    auto [key, value] = item.trim().split('=');
+    key = key.trim();
+    value = value.trim();
+    auto error = [&](const llvm::Twine &why) {
+      return llvm::createStringError("--compare: '" + item.str() + "': " +
+                                     why);
+    };
+    if (value.empty())
+      return error("expected KEY=VALUE");
+    if (key == "transpose-per-tap") {
+      options.transposePerTap = value.str();
+      continue;
+    }
+    if (key == "bf16-dot") {
+      options.bf16Dot = value.str();
+      continue;
+    }
+    int64_t number;
+    if (value.getAsInteger(10, number) || number < 0)
+      return error("expected a non-negative integer value");
+    if (key == "register-tile-rows")
+      options.registerTileRows = unsigned(number);
+    else if (key == "register-tile-vectors")
+      options.registerTileVectors = unsigned(number);
+    else if (key == "reduction-chunk")
+      options.reductionChunk = unsigned(number);
+    else if (key == "l1-cache-bytes")
+      options.l1CacheBytes = number;
+    else if (key == "l2-cache-bytes")
+      options.l2CacheBytes = number;
+    else if (key == "l3-cache-bytes")
+      options.l3CacheBytes = number;
+    else if (key == "num-threads")
+      options.numThreads = unsigned(number);
+    else
+      return error("unknown option '" + key.str() + "'");
+  }
+  return options;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -281,7 +345,87 @@ int main(int argc, char **argv) {
   if (llvm::Error err = kernel.run(buffers))
     return fail(llvm::toString(std::move(err)));
 
-  if (repeat > 0) {
+  if (!compare.empty()) {
+    if (repeat == 0)
+      return fail("--compare needs --repeat N (the number of call pairs)");
+    auto changed = withChanges(options, compare);
+    if (!changed)
+      return fail(llvm::toString(changed.takeError()));
+    if (changed->str() == options.str())
+      return fail("--compare=" + compare +
+                  " changes none of the compile options");
+    auto other = Jit::global().compileModule((*file)->getBuffer(), entry,
+                                             *changed);
+    if (!other)
+      return fail(llvm::toString(other.takeError()));
+    const Kernel &kernelB = **other;
+    std::vector<Tensor> resultsB;
+    for (const TensorInfo &info : kernelB.outputs())
+      resultsB.emplace_back(info);
+    std::vector<void *> buffersB(buffers.begin(),
+                                 buffers.begin() + args.size());
+    for (Tensor &t : resultsB)
+      buffersB.push_back(t.bytes.data());
+    if (llvm::Error err = kernelB.run(buffersB))
+      return fail(llvm::toString(std::move(err)));
+    // Calls in alternation, A B B A A B ..., each timed on its own: the
+    // order within a pair alternates too.
+    std::vector<double> timesA, timesB, ratios;
+    auto timeCall = [](const Kernel &k, llvm::ArrayRef<void *> b,
+                       double &seconds) -> llvm::Error {
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error err = k.run(b))
+        return err;
+      seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+      return llvm::Error::success();
+    };
+    for (unsigned r = 0; r < repeat; ++r) {
+      double a = 0, b = 0;
+      bool aFirst = r % 2 == 0;
+      for (int side = 0; side < 2; ++side) {
+        bool runA = (side == 0) == aFirst;
+        if (llvm::Error err = runA ? timeCall(kernel, buffers, a)
+                                   : timeCall(kernelB, buffersB, b))
+          return fail(llvm::toString(std::move(err)));
+      }
+      timesA.push_back(a);
+      timesB.push_back(b);
+      ratios.push_back(a / b);
+    }
+    double flops = kernel.singleConvOp() ? kernel.singleConvOp()->flops() : 0;
+    auto report = [&](const char *name, const Kernel &k,
+                      const std::vector<double> &times) {
+      double med = median(times);
+      double best = *std::min_element(times.begin(), times.end());
+      llvm::outs() << llvm::format(
+          "%s: compile %.3f ms, median %.6f ms, best %.6f ms per call", name,
+          k.compileSeconds() * 1e3, med * 1e3, best * 1e3);
+      if (flops > 0)
+        llvm::outs() << llvm::format(" (%.3f / %.3f GFLOP/s)",
+                                     flops / med * 1e-9, flops / best * 1e-9);
+      llvm::outs() << "\n";
+    };
+    report("A", kernel, timesA);
+    report(("B (" + compare + ")").c_str(), kernelB, timesB);
+    std::vector<double> sorted = ratios;
+    std::sort(sorted.begin(), sorted.end());
+    llvm::outs() << llvm::format(
+        "B speed / A speed: median %.3f of %u pairs (quartiles %.3f, %.3f)\n",
+        median(ratios), unsigned(repeat), sorted[sorted.size() / 4],
+        sorted[(3 * sorted.size()) / 4]);
+    // Both compute the same function: a difference beyond rounding is a bug.
+    double maxDiff = 0, maxA = 0;
+    for (size_t i = 0; i < results.size(); ++i)
+      for (size_t k = 0; k < results[i].info.numElements(); ++k) {
+        double d = std::fabs(results[i].get(k) - resultsB[i].get(k));
+        maxDiff = std::max(maxDiff, std::isnan(d) ? INFINITY : d);
+        maxA = std::max(maxA, std::fabs(results[i].get(k)));
+      }
+    llvm::outs() << llvm::format(
+        "B - A: max abs difference %.3e (max |A| %.3e)\n", maxDiff, maxA);
+  } else if (repeat > 0) {
     auto start = std::chrono::steady_clock::now();
     for (unsigned r = 0; r < repeat; ++r)
       if (llvm::Error err = kernel.run(buffers))

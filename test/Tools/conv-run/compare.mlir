@@ -1,0 +1,42 @@
+// --compare compiles the function a second time with some compile options
+// changed and times both kernels in alternating calls: the A and B lines,
+// the median of the per-pair speed ratios, and the difference between the
+// two kernels' results (the same function: zero here, where both sum every
+// dW element in the same order).
+
+// RUN: conv-run %s --entry bf --repeat 6 --compare=register-tile-rows=2,l2-cache-bytes=65536 | FileCheck %s
+// CHECK:      A: compile {{[0-9.]+}} ms, median {{[0-9.]+}} ms, best {{[0-9.]+}} ms per call ({{[0-9.]+}} / {{[0-9.]+}} GFLOP/s)
+// CHECK-NEXT: B (register-tile-rows=2,l2-cache-bytes=65536): compile {{[0-9.]+}} ms, median {{[0-9.]+}} ms
+// CHECK-NEXT: B speed / A speed: median {{[0-9.]+}} of 6 pairs (quartiles {{[0-9.]+}}, {{[0-9.]+}})
+// CHECK-NEXT: B - A: max abs difference 0.000e+00 (max |A| {{[0-9.]+}}e+{{[0-9]+}})
+
+// A transposed convolution lowered per tap and by phases.
+// RUN: conv-run %s --entry tr --repeat 2 --transpose-per-tap=always --compare=transpose-per-tap=never,num-threads=2 | FileCheck %s --check-prefix=TR
+// TR: B (transpose-per-tap=never,num-threads=2): compile
+// TR: B speed / A speed: median {{[0-9.]+}} of 2 pairs
+// TR: B - A: max abs difference {{[0-9.]+}}e{{[-+][0-9]+}} (max |A|
+
+// RUN: not conv-run %s --entry bf --repeat 2 --compare=tile-rows=2 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: --compare: 'tile-rows=2': unknown option 'tile-rows'
+// RUN: not conv-run %s --entry bf --repeat 2 --compare=l2-cache-bytes=big 2>&1 | FileCheck %s --check-prefix=VALUE
+// VALUE: error: --compare: 'l2-cache-bytes=big': expected a non-negative integer value
+// RUN: not conv-run %s --entry bf --repeat 2 --compare=num-threads 2>&1 | FileCheck %s --check-prefix=FORM
+// FORM: error: --compare: 'num-threads': expected KEY=VALUE
+// RUN: not conv-run %s --entry bf --compare=num-threads=2 2>&1 | FileCheck %s --check-prefix=REPEAT
+// REPEAT: error: --compare needs --repeat N (the number of call pairs)
+// RUN: not conv-run %s --entry bf --repeat 2 --num-threads=2 --compare=num-threads=2 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME: error: --compare=num-threads=2 changes none of the compile options
+
+func.func @bf(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x4x4x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<2x8x8x8xf32>, tensor<2x4x4x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+func.func @tr(%x: tensor<1x4x4x16xf32>, %k: tensor<4x4x8x16xf32>) -> tensor<1x8x8x8xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x4x4x16xf32>, tensor<4x4x8x16xf32> -> tensor<1x8x8x8xf32>
+  return %y : tensor<1x8x8x8xf32>
+}

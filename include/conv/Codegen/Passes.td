@@ -56,8 +56,8 @@ def ConvCPUTileAndVectorizePass
       tap's dW exceeds a quarter of the L2 (block loops outermost), reduction
       blocking over b and the output dimensions (the last one blocked to
       fit the L1, several rows of the one before when whole rows fit; an
-      eighth of the L2 for a single wide-row contraction,
-      `conv.dw_contractions = 1`), then
+      eighth of the L2 for a single contraction, `conv.dw_contractions = 1`,
+      with wide rows or a whole dW larger than the L1), then
       a register tile over (ci, co) and an inner reduction chunk over the
       last output dimension. A channel-blocked operand whose rows are a
       multiple of 1 KiB (they would share a few L1 sets) is given rows one

@@ -58,7 +58,7 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "one GEMM over all (tap, output channel) columns, then per-tap "
            "adds (channels last; auto picks it for <= 4 output channels)">,
     Option<"transposeTapsOverhead", "transpose-taps-overhead", "double",
-           /*default=*/"1.25",
+           /*default=*/"1.10",
            "With transpose-per-tap=auto: lower conv.transpose tap by tap when "
            "the phases would compute more than this many times the useful "
            "products (the rest multiply padding) and the kernel has at most "

@@ -545,11 +545,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// "valid" up-convolutions) and the kernel has few taps, the per-tap
   /// lowering computes exactly the useful products instead, at the cost of
   /// more code (one contraction per box of tap segments). `maxOverhead`
-  /// (option transpose-taps-overhead, default 1.25): with 1.08, DCGAN's 8x8
-  /// -> 16x16 4x4 layer (overhead 1.14) ran 9 % faster and a dilated 16x16
-  /// -> 32x32 3x3 layer (1.09) 10 %, but their first-call compile time rose
-  /// from 195 / 90 ms to 371 / 335 ms; 16x16 -> 32x32 4x4 (1.07) ran 10 %
-  /// slower per tap.
+  /// (option transpose-taps-overhead, default 1.10). Per tap against phases
+  /// (conv-run --compare, median speed ratio of 20 alternating call pairs,
+  /// 1 / 2 threads): DCGAN's 8x8 -> 16x16 4x4 layer (overhead 1.14) +6 /
+  /// +16 % at about the phases' compile time (tap runs); a dilated 16x16 ->
+  /// 32x32 3x3 layer (1.09) +11 / +18 %, but its compile rose from 120 to
+  /// 280-320 ms, past the 300 ms target; 16x16 -> 32x32 4x4 (1.07) -4 / +1
+  /// %, 28x28 -> 58x58 3x3 valid (1.07) +1 / -1 %, 28x28 -> 56x56 3x3
+  /// same (1.02) -6 / -2 %.
   static bool preferTaps(const convgen::TransposeGeometry &g,
                          double maxOverhead) {
     constexpr int64_t kMaxTaps = 64; // one linalg.generic per tap

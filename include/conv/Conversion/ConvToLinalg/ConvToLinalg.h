@@ -138,7 +138,7 @@ std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                        TransposeLowering lowering,
                                        TransposeTaps taps = TransposeTaps::Auto,
-                                       double tapsOverhead = 1.25);
+                                       double tapsOverhead = 1.10);
 
 /// f16 / bf16 conv ops become the same op on f32 operands between
 /// elementwise conversions (Widen.cpp), taking precedence over the

@@ -103,3 +103,24 @@ func.func @dw_rows_28(%x: tensor<2x30x30x32xf32>, %dy: tensor<2x28x28x32xf32>) -
           : tensor<2x30x30x32xf32>, tensor<2x28x28x32xf32> -> tensor<3x3x32x32xf32>
   return %dw : tensor<3x3x32x32xf32>
 }
+
+// -----
+
+// 64 or more output channels with 32 vector registers: filter-gradient
+// register tiles of 6 rows x 4 vectors (24 accumulators), 128 input
+// channels as 21 tiles of 6 rows and a 2-row remainder. With 32 output
+// channels (@dw_rows_28 above, 2 vectors) the tiles stay 8 x 2.
+// CHECK-LABEL: func.func @dw_wide_tiles
+// CHECK:         scf.for %{{.*}} = %c0 to %c126 step %c6
+// CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// CHECK:         vector.contract {{.*}} : vector<8x2xf32>, vector<8x64xf32> into vector<2x64xf32>
+// CHECK-NOT:     into vector<8x32xf32>
+// CHECK:         return
+// DOT-LABEL: func.func @dw_wide_tiles
+// DOT:         into vector<6x64xf32>
+func.func @dw_wide_tiles(%x: tensor<2x16x16x128xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x128x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x16x16x128xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x128x64xf32>
+  return %dw : tensor<1x1x128x64xf32>
+}

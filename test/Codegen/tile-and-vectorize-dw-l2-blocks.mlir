@@ -94,22 +94,23 @@ func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x12
 
 // -----
 
-// 3x3, 512 -> 512 channels, AVX-512 (L1 32 KiB, L2 1 MiB): each tap's dW is
-// cut into 128 x 128 channel blocks, whose rows are 1 KiB a position, so
-// half the L1 would be 16 positions (2 reduction chunks: the register
-// tiles would reload their accumulators every 16 positions, 48 + 9 on
-// these 57-long rows). The block is sized for a sixteenth of the L2
-// instead: one whole row (57 = 7 x 8 + 1) per block.
+// 3x3, 512 -> 512 channels, AVX-512 (L1 32 KiB, L2 1 MiB): register tiles
+// of 6 rows x 4 vectors (64 output channels); each tap's dW is cut into
+// channel blocks of 252 x 256 (4 column tiles, and at least as many rows,
+// in whole tiles), whose rows are 2 KiB a position, so half the L1 would be
+// 8 positions (one reduction chunk: the register tiles would reload their
+// accumulators every 8 positions). The block is sized for a sixteenth of
+// the L2 instead: 32 positions (57 = 32 + 24 + 1).
 // AVX512-LABEL: func.func @dw_3x3_channel_blocks
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c128
-// AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c128
+// AVX512:           scf.for %{{.*}} = %c0 to %c504 step %c252
+// AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c256
 // AVX512:               scf.for %{{.*}} = %c0 to %{{.*}} step %c1
 // AVX512-NOT:             step %c16
-// AVX512:                 scf.for %{{.*}} = %c0 to %c128 step %c8
-// AVX512:                   scf.for %{{.*}} = %c0 to %c128 step %c32
-// AVX512:                     scf.for %{{.*}} = %c0 to %c56 step %c8
-// AVX512:                       vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// AVX512:                 scf.for %{{.*}} = %c0 to %c252 step %c6
+// AVX512:                   scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:                     scf.for %{{.*}} = %c0 to %c32 step %c8
+// AVX512:                       vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
 func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x512xf32>) -> tensor<3x3x512x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x57x512xf32>, tensor<1x4x57x512xf32> -> tensor<3x3x512x512xf32>
   return %dw : tensor<3x3x512x512xf32>
@@ -131,11 +132,11 @@ func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x
 // THREADS-LABEL: func.func @dw_3x3_thread_halves
 // THREADS:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
 // THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}}) -> (tensor<256x128xf32>)
-// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c8
-// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c128 step %c32
+// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
+// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c128 step %c64
 // THREADS-NEXT:            scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
 // THREADS-NEXT:              scf.for %{{.*}} = %c0 to %{{.*}} step %c1
-// THREADS:                     arith.mulf {{.*}} : vector<8x32xf32>
+// THREADS:                     arith.mulf {{.*}} : vector<6x64xf32>
 // THREADS:           scf.forall.in_parallel
 func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256xf32>) -> tensor<3x3x256x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x7x7x256xf32>, tensor<4x7x7x256xf32> -> tensor<3x3x256x256xf32>

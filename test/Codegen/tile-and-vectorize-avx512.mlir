@@ -124,3 +124,21 @@ func.func @dw_wide_tiles(%x: tensor<2x16x16x128xf32>, %dy: tensor<2x16x16x64xf32
           : tensor<2x16x16x128xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x128x64xf32>
   return %dw : tensor<1x1x128x64xf32>
 }
+
+// -----
+
+// The same for a transposed convolution's phases: 64 output channels with
+// 32 vector registers give register tiles of up to 6 output positions x 4
+// vectors (12-position rows as 2 x 6), one input channel a step.
+// CHECK-LABEL: func.func @transpose_wide_tiles
+// CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c1
+// CHECK:             arith.mulf {{.*}} : vector<6x64xf32>
+// CHECK-NOT:     vector<{{[0-9]+}}x32xf32>
+// CHECK:         return
+func.func @transpose_wide_tiles(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x64x32xf32>) -> tensor<1x16x24x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x8x12x32xf32>, tensor<2x2x64x32xf32> -> tensor<1x16x24x64xf32>
+  return %y : tensor<1x16x24x64xf32>
+}

@@ -308,18 +308,31 @@ RegisterTile TileAndVectorize::registerTile(Type accType,
 /// accumulators than FMA latency x pipes leave the FMA units idle; the 1-,
 /// 3- and 5-row speeds are interpolated, not measured), so an
 /// 8-long row runs as 4 + 4 rather than 6 + 2, and a 7-long one as 4 + 3.
-int64_t chooseRows(int64_t extent, int64_t maxRows) {
+/// Tiles of `vectors` vectors count as tiles of `vectors / 2` times as many
+/// 2-vector rows (the speed follows the accumulator count: a 4 x 4-vector
+/// tile has the accumulators of 8 x 2). Of two counts equally fast the one
+/// without a remainder tile wins: the remainder is a second copy of the
+/// tile's loop nest (with 4-vector tiles of up to 6 rows, 28-long rows as
+/// 6 x 4 + 4 doubled the code of 3x3 stride-2 layers' phases, 123 -> 264 KB
+/// of LLVM dialect, against 7 x 4).
+int64_t chooseRows(int64_t extent, int64_t maxRows, int64_t vectors = 2) {
   static constexpr double speed[] = {0.0, 0.3, 0.56, 0.75, 0.89, 0.95, 1.0};
-  auto rowSpeed = [&](int64_t r) { return speed[std::min<int64_t>(r, 6)]; };
+  auto rowSpeed = [&](int64_t r) {
+    return speed[std::min<int64_t>(r * std::max<int64_t>(1, vectors / 2), 6)];
+  };
   int64_t best = maxRows;
   double bestCost = 0;
+  bool bestRemainder = false;
   for (int64_t r = maxRows; r >= std::max<int64_t>(1, maxRows - 2); --r) {
     double cost = double(extent / r * r) / rowSpeed(r);
-    if (extent % r)
+    bool remainder = extent % r != 0;
+    if (remainder)
       cost += double(extent % r) / rowSpeed(extent % r);
-    if (r == maxRows || cost < bestCost - 1e-9) {
+    if (r == maxRows || cost < bestCost - 1e-9 ||
+        (cost < bestCost + 1e-9 && bestRemainder && !remainder)) {
       best = r;
       bestCost = cost;
+      bestRemainder = remainder;
     }
   }
   return best;
@@ -762,12 +775,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     RegisterTile t = registerTile(accType, /*defaultChunk=*/pairs ? 2 : 1);
     // At least 4 vectors of output channels on a target with 32 vector
     // registers: tiles of up to 6 rows x 4 vectors instead of up to 8 x 2
-    // (as for filter gradients: a third fewer loads per FMA). conv-run
-    // --compare (median speed ratio of 15 alternating call pairs, with 1 /
-    // 2 threads): DCGAN 4x4 s2 +18 / +17 % (per tap), +11 / +24 %, +2 /
-    // -1 %; 2-D U-Net 2x2 s2 +6-19 / +6-23 %; Keras 3x3 / 5x5 s2 -1 to
-    // +14 / +10-14 %; 3-D U-Net 2x2x2 +10 / +6 %; 3-D valid 3x3x3 +21 /
-    // +25 %.
+    // (as for filter gradients: a third fewer loads per FMA), their row
+    // count from chooseRows. conv-run --compare against 8 x 2 (median speed
+    // ratio of 15 alternating call pairs, with 1 / 2 threads): DCGAN 4x4
+    // s2 +5 / +4 % (per tap), +2 / -3 %, +7 / +3 %; 2-D U-Net 2x2 s2 -1 to
+    // +9 / +1-10 %; Keras 3x3 / 5x5 s2 -1 to +8 / +3-11 %; 3-D U-Net 2x2x2
+    // +3 / -3 %; 3-D valid 3x3x3 +18 / +20 %. (6-row tiles with a remainder
+    // tile ran up to 13 % faster still on some of these, but doubled their
+    // code: chooseRows.)
     if (!registerTileRows && !registerTileVectors && !pairs &&
         accType.isF32()) {
       unsigned regs =
@@ -788,7 +803,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = registerTileRows ? t.rows
-                                     : chooseRows(ranges[rowDim], t.rows);
+                                     : chooseRows(ranges[rowDim], t.rows,
+                                                  t.cols / lanes(accType));
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     colsDim = co;
     for (int64_t d = 0; d < numTaps; ++d)

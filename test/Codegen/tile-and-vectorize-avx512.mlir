@@ -142,3 +142,22 @@ func.func @transpose_wide_tiles(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x64x32x
          : tensor<1x8x12x32xf32>, tensor<2x2x64x32xf32> -> tensor<1x16x24x64xf32>
   return %y : tensor<1x16x24x64xf32>
 }
+
+// -----
+
+// 8-long phase rows with 4-vector tiles: 4 + 4 rather than 6 + 2 (a 4 x 4
+// tile has the accumulators of an 8 x 2 one, so both run at full speed by
+// chooseRows's model, and the count without a remainder tile wins: no
+// second copy of the loop nest).
+// CHECK-LABEL: func.func @transpose_wide_rows_8
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK:           arith.mulf {{.*}} : vector<4x64xf32>
+// CHECK-NOT:     vector<2x64xf32>
+// CHECK-NOT:     vector<6x64xf32>
+// CHECK:         return
+func.func @transpose_wide_rows_8(%x: tensor<1x8x8x32xf32>, %k: tensor<2x2x64x32xf32>) -> tensor<1x16x16x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x8x8x32xf32>, tensor<2x2x64x32xf32> -> tensor<1x16x16x64xf32>
+  return %y : tensor<1x16x16x64xf32>
+}

@@ -129,11 +129,11 @@ func.func @dw_wide_tiles(%x: tensor<2x16x16x128xf32>, %dy: tensor<2x16x16x64xf32
 
 // The same for a transposed convolution's phases: 64 output channels with
 // 32 vector registers give register tiles of up to 6 output positions x 4
-// vectors (12-position rows as 2 x 6), one input channel a step.
+// vectors (12-position rows as 2 x 6), 4 input channels a step.
 // CHECK-LABEL: func.func @transpose_wide_tiles
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c6
-// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c1
-// CHECK:             arith.mulf {{.*}} : vector<6x64xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK:             vector.contract {{.*}} : vector<6x4xf32>, vector<4x64xf32> into vector<6x64xf32>
 // CHECK-NOT:     vector<{{[0-9]+}}x32xf32>
 // CHECK:         return
 func.func @transpose_wide_tiles(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x64x32xf32>) -> tensor<1x16x24x64xf32> {
@@ -151,7 +151,7 @@ func.func @transpose_wide_tiles(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x64x32x
 // second copy of the loop nest).
 // CHECK-LABEL: func.func @transpose_wide_rows_8
 // CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c4
-// CHECK:           arith.mulf {{.*}} : vector<4x64xf32>
+// CHECK:           vector.contract {{.*}} into vector<4x64xf32>
 // CHECK-NOT:     vector<2x64xf32>
 // CHECK-NOT:     vector<6x64xf32>
 // CHECK:         return
@@ -160,4 +160,18 @@ func.func @transpose_wide_rows_8(%x: tensor<1x8x8x32xf32>, %k: tensor<2x2x64x32x
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<1x8x8x32xf32>, tensor<2x2x64x32xf32> -> tensor<1x16x16x64xf32>
   return %y : tensor<1x16x16x64xf32>
+}
+
+// -----
+
+// 30 input channels (not a multiple of 4): 2 a step.
+// CHECK-LABEL: func.func @transpose_wide_tiles_ci30
+// CHECK:         scf.for %{{.*}} = %c0 to %c30 step %c2
+// CHECK:           vector.contract {{.*}} : vector<6x2xf32>, vector<2x64xf32> into vector<6x64xf32>
+// CHECK:         return
+func.func @transpose_wide_tiles_ci30(%x: tensor<1x8x12x30xf32>, %k: tensor<2x2x64x30xf32>) -> tensor<1x16x24x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x8x12x30xf32>, tensor<2x2x64x30xf32> -> tensor<1x16x24x64xf32>
+  return %y : tensor<1x16x24x64xf32>
 }

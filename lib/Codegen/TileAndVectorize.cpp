@@ -782,11 +782,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // +9 / +1-10 %; Keras 3x3 / 5x5 s2 -1 to +8 / +3-11 %; 3-D U-Net 2x2x2
     // +3 / -3 %; 3-D valid 3x3x3 +18 / +20 %. (6-row tiles with a remainder
     // tile ran up to 13 % faster still on some of these, but doubled their
-    // code: chooseRows.) Such tiles reduce 4 input channels a step (2 when
-    // the channels are not a multiple of 4) instead of 1: the same paired
-    // runs, 4 channels against 1, +1-23 % with 1 thread on 12 of the 13
-    // layers (DCGAN 8x8 -> 16x16 per tap -9 to +3 %), +4-18 % with 2 on all
-    // 13, and 10-20 % less code.
+    // code: chooseRows.) Such tiles of a single-tap phase (2x2 stride-2
+    // up-convolutions, the per-tap lowering's contractions) reduce 4 input
+    // channels a step (2 when the channels are not a multiple of 4) instead
+    // of 1: the same paired runs, 4 channels against 1, +1-23 % with 1
+    // thread on 12 of 13 layers and +4-18 % with 2 on all 13. But LLVM's
+    // optimizer took 2-3x as long on phases of several taps (their tap
+    // loops are unrolled around the 4-channel steps): 3x3 and 5x5 stride-2
+    // layers' compile rose from 260-340 to 410-710 ms, so those keep 1.
     if (!registerTileRows && !registerTileVectors && !pairs &&
         accType.isF32()) {
       unsigned regs =
@@ -795,7 +798,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       if (wideRows >= 6 && ranges[co] >= 4 * lanes(accType)) {
         t.cols = 4 * lanes(accType);
         t.rows = std::min<int64_t>(wideRows, 6);
-        if (!reductionChunk)
+        int64_t phaseTaps = 1;
+        for (int64_t d = 0; d < numTaps; ++d)
+          phaseTaps *= ranges[n + 2 + d];
+        if (!reductionChunk && phaseTaps == 1)
           t.reductionChunk = ranges[ci] % 4 == 0   ? 4
                              : ranges[ci] % 2 == 0 ? 2
                                                    : 1;

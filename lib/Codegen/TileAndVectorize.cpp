@@ -483,7 +483,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       unsigned regs =
           numVectorRegisters ? numVectorRegisters : host.numRegisters;
       int64_t wideRows = (static_cast<int64_t>(regs) - 4 - 1) / 4;
-      if (wideRows >= 6 && ranges[co] >= 4 * lanes(accType)) {
+      // (Not for fewer than 48 input-channel rows: 27 rows ran as 3 x 9
+      // rows of 2 vectors, 4 x 6 + 3 would add a remainder tile.)
+      if (wideRows >= 6 && ranges[co] >= 4 * lanes(accType) &&
+          ranges[ci] >= 8 * std::min<int64_t>(wideRows, 6)) {
         t.cols = 4 * lanes(accType);
         t.rows = std::min<int64_t>(wideRows, 6);
       }
@@ -539,6 +542,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           ranges[ci],
           std::max({t.rows, coBlock / t.rows * t.rows,
                     l1 / 2 / (coBlock * accBytes) / t.rows * t.rows}));
+      // A block up to a tile's rows larger that divides the channels (252
+      // -> 256 of 1024 with 6-row tiles): no remainder block, a second copy
+      // of the whole nest.
+      for (int64_t b = ciBlock; b < ciBlock + t.rows && b <= ranges[ci]; ++b)
+        if (ranges[ci] % b == 0) {
+          ciBlock = b;
+          break;
+        }
       if (ciBlock < ranges[ci])
         outer[ci] = ciBlock;
       if (coBlock < ranges[co])

@@ -96,14 +96,15 @@ func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x12
 
 // 3x3, 512 -> 512 channels, AVX-512 (L1 32 KiB, L2 1 MiB): register tiles
 // of 6 rows x 4 vectors (64 output channels); each tap's dW is cut into
-// channel blocks of 252 x 256 (4 column tiles, and at least as many rows,
-// in whole tiles), whose rows are 2 KiB a position, so half the L1 would be
+// channel blocks of 256 x 256 (4 column tiles, and at least as many rows:
+// 252 in whole tiles, made 256 to divide the 512 channels; 42 tiles of 6
+// rows and one of 4), whose rows are 2 KiB a position, so half the L1 would be
 // 8 positions (one reduction chunk: the register tiles would reload their
 // accumulators every 8 positions). The block is sized for a sixteenth of
 // the L2 instead: 32 positions (57 = 32 + 24 + 1).
 // AVX512-LABEL: func.func @dw_3x3_channel_blocks
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// AVX512:           scf.for %{{.*}} = %c0 to %c504 step %c252
+// AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c256
 // AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c256
 // AVX512:               scf.for %{{.*}} = %c0 to %{{.*}} step %c1
 // AVX512-NOT:             step %c16

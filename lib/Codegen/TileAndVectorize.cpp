@@ -114,6 +114,9 @@ constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
 /// about one streaming pass, a few percent of such a contraction.
 constexpr int64_t kRepitchFlopsPerElement = 1024;
 
+/// Rows of the 4-vector register tiles (widenRegisterTile).
+constexpr int64_t kWideTileRows = 6;
+
 /// A filter gradient's reduction block is a whole output row when that row
 /// of input and out_backprop takes at most this many eighths of the L1.
 constexpr int64_t kWholeRowL1Eighths = 7;
@@ -154,6 +157,8 @@ struct TileAndVectorize
 
 private:
   RegisterTile registerTile(Type accType, int64_t defaultChunk) const;
+  bool widenRegisterTile(RegisterTile &t, Type accType,
+                         int64_t colExtent) const;
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
   linalg::GenericOp fuseInputPack(RewriterBase &rewriter,
@@ -299,6 +304,25 @@ RegisterTile TileAndVectorize::registerTile(Type accType,
   t.rows = registerTileRows ? registerTileRows : std::clamp<int64_t>(rows, 1, 8);
   t.reductionChunk = reductionChunk ? reductionChunk : defaultChunk;
   return t;
+}
+
+/// Makes `t` a tile of kWideTileRows rows x 4 vectors (24 f32 accumulators,
+/// 4 column operands and a broadcast) when the register tile is not
+/// overridden, the accumulators are f32, the target has the registers for
+/// it (32 on AVX-512) and the columns span at least 4 vectors; returns
+/// whether it did. Filter gradients and transpose phases use it (see
+/// their rules in tileOne).
+bool TileAndVectorize::widenRegisterTile(RegisterTile &t, Type accType,
+                                         int64_t colExtent) const {
+  if (registerTileRows || registerTileVectors || !accType.isF32())
+    return false;
+  unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+  if ((static_cast<int64_t>(regs) - 4 - 1) / 4 < kWideTileRows ||
+      colExtent < 4 * lanes(accType))
+    return false;
+  t.cols = 4 * lanes(accType);
+  t.rows = kWideTileRows;
+  return true;
 }
 
 /// Register-tile rows for a dimension of `extent` positions: the count up
@@ -478,19 +502,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // per thread. With 32 (2 vectors, as 3x3 64 -> 64 and 5x5 192 -> 32
     // layers per thread with 2 threads) the 6-row tiles were slower than
     // 8 x 2, which those keep.
-    if (!registerTileRows && !registerTileVectors && !pairs && !grouped &&
-        accType.isF32()) {
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
-      int64_t wideRows = (static_cast<int64_t>(regs) - 4 - 1) / 4;
-      // (Not for fewer than 48 input-channel rows: 27 rows ran as 3 x 9
-      // rows of 2 vectors, 4 x 6 + 3 would add a remainder tile.)
-      if (wideRows >= 6 && ranges[co] >= 4 * lanes(accType) &&
-          ranges[ci] >= 8 * std::min<int64_t>(wideRows, 6)) {
-        t.cols = 4 * lanes(accType);
-        t.rows = std::min<int64_t>(wideRows, 6);
-      }
-    }
+    // (Not for fewer than 48 input-channel rows: 27 rows ran as 3 x 9 rows
+    // of 2 vectors, 4 x 6 + 3 would add a remainder tile.)
+    if (!pairs && !grouped && ranges[ci] >= 8 * kWideTileRows)
+      (void)widenRegisterTile(t, accType, ranges[co]);
     if (grouped)
       outer[0] = 1;
     // Groups with few channels (2-4 output channels per group for f32 on
@@ -598,8 +613,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
     bool singleContraction = contractions && contractions.getInt() == 1;
     bool singleL2Blocks =
-        singleContraction && ciBlock == ranges[ci] &&
-        coBlock == ranges[co] &&
+        singleContraction && ciBlock == ranges[ci] && coBlock == ranges[co] &&
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
          ciBlock * coBlock * accBytes > l1);
     if (singleL2Blocks)
@@ -801,22 +815,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // optimizer took 2-3x as long on phases of several taps (their tap
     // loops are unrolled around the 4-channel steps): 3x3 and 5x5 stride-2
     // layers' compile rose from 260-340 to 410-710 ms, so those keep 1.
-    if (!registerTileRows && !registerTileVectors && !pairs &&
-        accType.isF32()) {
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
-      int64_t wideRows = (static_cast<int64_t>(regs) - 4 - 1) / 4;
-      if (wideRows >= 6 && ranges[co] >= 4 * lanes(accType)) {
-        t.cols = 4 * lanes(accType);
-        t.rows = std::min<int64_t>(wideRows, 6);
-        int64_t phaseTaps = 1;
-        for (int64_t d = 0; d < numTaps; ++d)
-          phaseTaps *= ranges[n + 2 + d];
-        if (!reductionChunk && phaseTaps == 1)
-          t.reductionChunk = ranges[ci] % 4 == 0   ? 4
-                             : ranges[ci] % 2 == 0 ? 2
-                                                   : 1;
-      }
+    if (!pairs && widenRegisterTile(t, accType, ranges[co])) {
+      int64_t phaseTaps = 1;
+      for (int64_t d = 0; d < numTaps; ++d)
+        phaseTaps *= ranges[n + 2 + d];
+      if (!reductionChunk && phaseTaps == 1)
+        t.reductionChunk = ranges[ci] % 4 == 0   ? 4
+                           : ranges[ci] % 2 == 0 ? 2
+                                                 : 1;
     }
     // The register tile's rows run along the last output dimension, or
     // along the batch when the output rows are shorter than a tile (e.g.

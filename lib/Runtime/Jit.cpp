@@ -697,8 +697,8 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
         "pipeline {3:F1}, LLVM IR translation {4:F1} + optimization {5:F1}, "
         "code generation+link {6:F1}\n",
         entry, ms(start, done), ms(start, parsed), ms(parsed, lowered),
-        ms(lowered, translated) - 1e3 * optimizeSeconds,
-        1e3 * optimizeSeconds, ms(translated, done));
+        ms(lowered, translated) - 1e3 * optimizeSeconds, 1e3 * optimizeSeconds,
+        ms(translated, done));
   }
   return std::shared_ptr<const Kernel>(std::move(kernel));
 }

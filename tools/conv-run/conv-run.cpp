@@ -214,7 +214,7 @@ double defaultTolerance(ElementType t) {
 
 /// `options` with the KEY=VALUE changes of --compare applied.
 llvm::Expected<CompileOptions> withChanges(CompileOptions options,
-                                          llvm::StringRef changes) {
+                                           llvm::StringRef changes) {
   llvm::SmallVector<llvm::StringRef> items;
   changes.split(items, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef item : items) {
@@ -222,8 +222,7 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
     key = key.trim();
     value = value.trim();
     auto error = [&](const llvm::Twine &why) {
-      return llvm::createStringError("--compare: '" + item.str() + "': " +
-                                     why);
+      return llvm::createStringError("--compare: '" + item.str() + "': " + why);
     };
     if (value.empty())
       return error("expected KEY=VALUE");
@@ -354,8 +353,8 @@ int main(int argc, char **argv) {
     if (changed->str() == options.str())
       return fail("--compare=" + compare +
                   " changes none of the compile options");
-    auto other = Jit::global().compileModule((*file)->getBuffer(), entry,
-                                             *changed);
+    auto other =
+        Jit::global().compileModule((*file)->getBuffer(), entry, *changed);
     if (!other)
       return fail(llvm::toString(other.takeError()));
     const Kernel &kernelB = **other;
@@ -376,8 +375,8 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       if (llvm::Error err = k.run(b))
         return err;
-      seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              start)
                     .count();
       return llvm::Error::success();
     };

@@ -803,9 +803,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // (as for filter gradients: a third fewer loads per FMA), their row
     // count from chooseRows. conv-run --compare against 8 x 2 (median speed
     // ratio of 15 alternating call pairs, with 1 / 2 threads): DCGAN 4x4
-    // s2 +5 / +4 % (per tap), +2 / -3 %, +7 / +3 %; 2-D U-Net 2x2 s2 -1 to
-    // +9 / +1-10 %; Keras 3x3 / 5x5 s2 -1 to +8 / +3-11 %; 3-D U-Net 2x2x2
-    // +3 / -3 %; 3-D valid 3x3x3 +18 / +20 %. (6-row tiles with a remainder
+    // s2 +5 / +4 % (per tap), +2 / -3 %, +8 / +3 %; 2-D U-Net 2x2 s2 -1 to
+    // +9 / +1-11 %; Keras 3x3 / 5x5 s2 -1 to +9 / +3-12 %; 3-D U-Net 2x2x2
+    // +3 / -3 %; 3-D valid 3x3x3 +21 / +25 %. (6-row tiles with a remainder
     // tile ran up to 13 % faster still on some of these, but doubled their
     // code: chooseRows.) Such tiles of a single-tap phase (2x2 stride-2
     // up-convolutions, the per-tap lowering's contractions) reduce 4 input

@@ -53,7 +53,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     // a whole L2, a 3x3x128x128 layer's 576 KiB dW and its blocks did not
     // fit together). conv-run --compare, 1 thread, median speed ratio of
     // 30-40 alternating call pairs against whole-L2 blocks: ResNet's 7x7
-    // stem +5 %, 3x3 layers +2-5 %, GoogLeNet's 5x5 192 -> 32 +9 %, dilated
+    // stem +5 %, 3x3 layers +1-5 %, GoogLeNet's 5x5 192 -> 32 +9 %, dilated
     // 3x3 +5 %; with 2 threads -2 to +3 %.
     convOptions.dwSmallFilterBlockBytes = l2 / 2;
     // Taps not a multiple of the threads: split their output channels so

@@ -332,14 +332,20 @@ int main(int argc, char **argv) {
                 " results but " + llvm::Twine(outputs.size()) +
                 " --output files were given");
 
+  // A kernel's result tensors, and its buffer list: the arguments', then
+  // those results'.
+  auto makeResults = [&](const Kernel &k, std::vector<Tensor> &out,
+                         std::vector<void *> &bufs) {
+    for (const TensorInfo &info : k.outputs())
+      out.emplace_back(info);
+    for (Tensor &t : args)
+      bufs.push_back(t.bytes.data());
+    for (Tensor &t : out)
+      bufs.push_back(t.bytes.data());
+  };
   std::vector<Tensor> results;
-  for (const TensorInfo &info : kernel.outputs())
-    results.emplace_back(info);
   std::vector<void *> buffers;
-  for (Tensor &t : args)
-    buffers.push_back(t.bytes.data());
-  for (Tensor &t : results)
-    buffers.push_back(t.bytes.data());
+  makeResults(kernel, results, buffers);
 
   if (llvm::Error err = kernel.run(buffers))
     return fail(llvm::toString(std::move(err)));
@@ -359,12 +365,8 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(other.takeError()));
     const Kernel &kernelB = **other;
     std::vector<Tensor> resultsB;
-    for (const TensorInfo &info : kernelB.outputs())
-      resultsB.emplace_back(info);
-    std::vector<void *> buffersB(buffers.begin(),
-                                 buffers.begin() + args.size());
-    for (Tensor &t : resultsB)
-      buffersB.push_back(t.bytes.data());
+    std::vector<void *> buffersB;
+    makeResults(kernelB, resultsB, buffersB);
     if (llvm::Error err = kernelB.run(buffersB))
       return fail(llvm::toString(std::move(err)));
     // Calls in alternation, A B B A A B ..., each timed on its own: the

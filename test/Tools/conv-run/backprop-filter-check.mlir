@@ -78,6 +78,15 @@
 // RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=1 --output %t.sseq.npy
 // RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=2 --output %t.spar.npy
 // RUN: cmp %t.sseq.npy %t.spar.npy
+// Small-filter blocks that divide the reduction though less than half the
+// budget (BackpropFilter.cpp, planBlocks with minBlockFlops): with a 220000
+// B L2 (110000 B blocks) one thread runs the 38 output rows in blocks of 2,
+// two threads (16 MiFLOP a block at least) in one block; both sum every dW
+// element in the same order, so the results are bit-identical.
+// RUN: conv-run %s --entry nhwc_f32_rows_divisor --check --seed 24 --l2-cache-bytes=220000 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_rows_divisor --seed 24 --l2-cache-bytes=220000 --num-threads=1 --output %t.dseq.npy
+// RUN: conv-run %s --entry nhwc_f32_rows_divisor --seed 24 --l2-cache-bytes=220000 --num-threads=2 --output %t.dpar.npy
+// RUN: cmp %t.dseq.npy %t.dpar.npy
 
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
@@ -237,4 +246,11 @@ func.func @nwc_f32_single_channel(%x: tensor<4x1000x1xf32>, %dy: tensor<4x992x24
           strides = [1] dilations = [1]
           : tensor<4x1000x1xf32>, tensor<4x992x24xf32> -> tensor<9x1x24xf32>
   return %dw : tensor<9x1x24xf32>
+}
+
+func.func @nhwc_f32_rows_divisor(%x: tensor<1x77x47x32xf32>, %dy: tensor<1x38x23x64xf32>) -> tensor<3x3x32x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<1x77x47x32xf32>, tensor<1x38x23x64xf32> -> tensor<3x3x32x64xf32>
+  return %dw : tensor<3x3x32x64xf32>
 }

@@ -654,6 +654,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   auto optimize = makeKernelTransformer(tmForPasses->get());
   double optimizeSeconds = 0;
   auto transformer = [&](llvm::Module *m) -> llvm::Error {
+    // Profiling aid: CONVGEN_DUMP_LLVM=FILE writes the LLVM IR the
+    // optimizer gets (to time it alone: `opt -passes='default<O2>'
+    // -mcpu=native -vectorize-loops=false -vectorize-slp=false FILE`).
+    if (const char *dump = std::getenv("CONVGEN_DUMP_LLVM")) {
+      std::error_code ec;
+      llvm::raw_fd_ostream os(dump, ec);
+      if (!ec)
+        m->print(os, nullptr);
+    }
     Clock::time_point begin = Clock::now();
     llvm::Error error = optimize(m);
     optimizeSeconds =

@@ -21,7 +21,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.conv_tools_dir, config.llvm_tools_dir]
-tools = ["conv-opt", "conv-run", "mlir-opt", "mlir-runner"]
+tools = ["conv-opt", "conv-run", "mlir-opt", "mlir-runner", "mlir-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(
     ("%conv_capi_test", os.path.join(config.conv_tools_dir, "conv-capi-test")))

@@ -105,6 +105,11 @@ constexpr llvm::StringLiteral kInnerSizesAttr = "conv.inner_tile_sizes";
 constexpr llvm::StringLiteral kInnerInterchangeAttr =
     "conv.inner_tile_interchange";
 
+/// Dimensions whose register-tile loops LLVM's unroller may unroll (the
+/// taps of a transposed convolution's tile: conv-cpu-annotate-loop-unrolling
+/// disables it for every other loop).
+constexpr llvm::StringLiteral kUnrollDimsAttr = "conv.llvm_unroll_dims";
+
 /// Marks tiles (then their register-tile loops) whose accumulator rows run
 /// along the batch: see runOnOperation.
 constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
@@ -466,7 +471,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t accBytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
-  SmallVector<int64_t> interchange, innerInterchange;
+  SmallVector<int64_t> interchange, innerInterchange, unrollDims;
   bool hoistEarly = false, fuseFill = false;
   int64_t colsDim = -1;
   if (role.getValue() == kRoleDwTap) {
@@ -838,8 +843,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                                   t.cols / lanes(accType));
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     colsDim = co;
-    for (int64_t d = 0; d < numTaps; ++d)
+    for (int64_t d = 0; d < numTaps; ++d) {
       inner[n + 2 + d] = 1; // every tap
+      unrollDims.push_back(n + 2 + d);
+    }
     inner[ci] = t.reductionChunk;
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows
@@ -918,8 +925,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       outer[d] = d == rowDim ? 0 : 1;
     inner[rowDim] = rows;
     inner[co] = 1;
-    for (int64_t d = 0; d < n; ++d)
+    for (int64_t d = 0; d < n; ++d) {
       inner[n + 3 + d] = 1; // every tap
+      unrollDims.push_back(n + 3 + d);
+    }
     inner[cio] = 1;
     threadDim = ranges[0] > 1 ? 0 : 1;
   } else {
@@ -979,8 +988,35 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   if (!innerInterchange.empty())
     outerTiled->tiledOps.back()->setAttr(
         kInnerInterchangeAttr, rewriter.getDenseI64ArrayAttr(innerInterchange));
+  if (!unrollDims.empty())
+    outerTiled->tiledOps.back()->setAttr(
+        kUnrollDimsAttr, rewriter.getDenseI64ArrayAttr(unrollDims));
   peelLoops(rewriter, outerTiled->loops);
   return success();
+}
+
+/// Marks the loops of a tiling of `sizes` (in `interchange` order, then the
+/// remaining dimensions in order; one scf.for per non-zero size, as
+/// scf::tileUsingSCF generates them) that run over one of `dims` with
+/// kLLVMUnrollAttr.
+static void markUnrolledLoops(RewriterBase &rewriter,
+                              ArrayRef<LoopLikeOpInterface> loops,
+                              ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> interchange,
+                              ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> order(interchange);
+  for (int64_t d = 0, e = sizes.size(); d < e; ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  SmallVector<int64_t> loopDims;
+  for (int64_t d : order)
+    if (sizes[d] != 0)
+      loopDims.push_back(d);
+  if (loopDims.size() != loops.size())
+    return;
+  for (auto [loop, d] : llvm::zip_equal(loops, loopDims))
+    if (llvm::is_contained(dims, d))
+      loop->setAttr(conv::kLLVMUnrollAttr, rewriter.getUnitAttr());
 }
 
 int64_t mlir::conv::resolveNumThreads(unsigned numThreads) {
@@ -1551,6 +1587,11 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   }
   bool fillInner = op->hasAttr(kFillInnerAttr) && hasFilledInit(op);
   op->removeAttr(kFillInnerAttr);
+  SmallVector<int64_t> unrollDims;
+  if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kUnrollDimsAttr)) {
+    unrollDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
+    op->removeAttr(kUnrollDimsAttr);
+  }
   SmallVector<LoopLikeOpInterface> loops;
   Operation *tiledOp = nullptr;
   if (fillInner) {
@@ -1583,6 +1624,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     auto reductionTiled = tile(rewriter, parallelOp, reductionSizes);
     if (failed(reductionTiled))
       return failure();
+    markUnrolledLoops(rewriter, reductionTiled->loops, reductionSizes, {},
+                      unrollDims);
     llvm::append_range(loops, parallelTiled->loops);
     llvm::append_range(loops, reductionTiled->loops);
     tiledOp = reductionTiled->tiledOps.back();
@@ -1591,6 +1634,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                            innerInterchange);
     if (failed(innerTiled))
       return failure();
+    markUnrolledLoops(rewriter, innerTiled->loops, sizes.asArrayRef(),
+                      innerInterchange, unrollDims);
     llvm::append_range(loops, innerTiled->loops);
     tiledOp = innerTiled->tiledOps.back();
   }

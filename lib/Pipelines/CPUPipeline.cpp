@@ -144,8 +144,11 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // LLVM's loop unroller: only the loops conv-cpu-tile-and-vectorize marks.
+  pm.addNestedPass<func::FuncOp>(createConvCPUAnnotateLoopUnrollingPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvLLVMLoopAnnotationsPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,6 +44,10 @@ struct HostVectorInfo {
   bool bf16DotFast = false;
   static HostVectorInfo detect();
 };
+
+/// Marks an scf.for that LLVM's loop unroller may unroll (the others get
+/// `unroll disable` from conv-cpu-annotate-loop-unrolling).
+constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
 
 /// The thread count a `num-threads` pass option stands for: the value
 /// itself, or for 0 all hardware threads (at least 1).

@@ -1,0 +1,66 @@
+//===- AnnotateLoopUnrolling.cpp - conv-cpu-annotate-loop-unrolling -------===//
+//
+// Every scf.for that conv-cpu-tile-and-vectorize did not mark with
+// conv.llvm_unroll gets an `unroll disable` loop annotation, so that LLVM's
+// loop unroll passes skip it instead of analysing it (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Codegen/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::conv {
+#define GEN_PASS_DEF_CONVCPUANNOTATELOOPUNROLLINGPASS
+#include "conv/Codegen/Passes.h.inc"
+} // namespace mlir::conv
+
+using namespace mlir;
+
+namespace {
+
+/// The attribute convert-scf-to-cf moves to a loop's back edge.
+constexpr llvm::StringLiteral kLoopAnnotationAttr = "llvm.loop_annotation";
+
+/// Innermost loops of at most this many iterations stay LLVM's to unroll:
+/// cheap to analyse, and some must be unrolled (convert-vector-to-scf's
+/// gathers of a stride-2 transposed-convolution phase's input rows, one
+/// scalar load per tile row: the 5x5 stride-2 layers ran at half speed
+/// without).
+constexpr int64_t kMaxSmallLoopTrips = 16;
+
+bool isSmallInnermost(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips || trips->getSExtValue() > kMaxSmallLoopTrips)
+    return false;
+  WalkResult nested = loop.getBody()->walk(
+      [](LoopLikeOpInterface) { return WalkResult::interrupt(); });
+  return !nested.wasInterrupted();
+}
+
+struct AnnotateLoopUnrolling
+    : public conv::impl::ConvCPUAnnotateLoopUnrollingPassBase<
+          AnnotateLoopUnrolling> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    auto unroll = LLVM::LoopUnrollAttr::get(
+        ctx, /*disable=*/BoolAttr::get(ctx, true), /*count=*/{},
+        /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+        /*followupRemainder=*/{}, /*followupAll=*/{});
+    auto disable = LLVM::LoopAnnotationAttr::get(
+        ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
+        unroll, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
+        /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+        /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+        /*parallelAccesses=*/{});
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->removeAttr(conv::kLLVMUnrollAttr) ||
+          loop->hasAttr(kLoopAnnotationAttr) || isSmallInnermost(loop))
+        return;
+      loop->setAttr(kLoopAnnotationAttr, disable);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,63 @@
+// RUN: conv-opt %s --conv-cpu-annotate-loop-unrolling | FileCheck %s
+
+// Loops marked conv.llvm_unroll lose the marker and stay LLVM's to unroll;
+// so do innermost loops of at most 16 iterations and loops that already
+// have an annotation. Every other loop gets `unroll disable`.
+
+// CHECK: #[[$UNROLL:.+]] = #llvm.loop_unroll<disable = true>
+// CHECK: #[[$DISABLE:.+]] = #llvm.loop_annotation<unroll = #[[$UNROLL]]>
+// CHECK-LABEL: func.func @loops
+func.func @loops(%m: memref<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %c17 = arith.constant 17 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  // A marked tap loop around an unmarked 64-iteration loop.
+  // CHECK:      scf.for
+  // CHECK:        scf.for
+  // CHECK:        } {llvm.loop_annotation = #[[$DISABLE]]}
+  // CHECK-NEXT: }{{$}}
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      memref.store %f, %m[%i, %j] : memref<64x64xf32>
+    }
+  } {conv.llvm_unroll}
+  // Innermost, 16 iterations: left alone; 17: disabled; a dynamic trip
+  // count: disabled.
+  // CHECK:      scf.for
+  // CHECK:      }{{$}}
+  // CHECK:      scf.for
+  // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
+  // CHECK:      scf.for
+  // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
+  scf.for %j = %c0 to %c16 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  }
+  scf.for %j = %c0 to %c17 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  }
+  // A small loop around another loop is not innermost: disabled.
+  // CHECK:      scf.for
+  // CHECK:        scf.for
+  // CHECK:        }{{$}}
+  // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %c0 to %c3 step %c1 {
+      memref.store %f, %m[%i, %j] : memref<64x64xf32>
+    }
+  }
+  // An annotation of its own stays.
+  // CHECK:      scf.for
+  // CHECK:      } {llvm.loop_annotation = #{{.*}}}
+  // CHECK-NOT:  conv.llvm_unroll
+  scf.for %j = %c0 to %c64 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  } {llvm.loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}
+  return
+}

@@ -629,7 +629,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // sized for a sixteenth of the L2 instead (the tiles of a block re-read
     // it from there): 38x57 dilated 3x3: 16 -> 57 positions (one row), 97
     // -> 105 GFLOP/s with 1 thread, 164 -> 183 with 2; 7x7 images: one
-    // image instead of 2 rows, +1-4 %. (1x1 layers measured 2 % slower.)
+    // image instead of 2 rows, +1-4 %.
     // So are whole dW tiles larger than the L1, whose accumulators a block
     // reloads from the L2: the 512 x 256 halves of a 7x7x512 -> 512 layer's
     // taps with 2 threads (dw-threads) are 512 KiB, not channel-blocked, and
@@ -637,9 +637,15 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // of 6 alternating runs: 157 -> 239 GFLOP/s with these blocks of 6 rows,
     // in a quiet period of the host; 136 -> 157 with the whole-image blocks
     // below, in a slow one).
-    if (!singleContraction &&
-        (ciBlock < ranges[ci] || coBlock < ranges[co] ||
-         ciBlock * coBlock * accBytes > l1) &&
+    // So are the channel blocks of a single contraction (1x1 filters):
+    // ResNet's 14x14x1024 -> 256 and 7x7x2048 -> 512 layers (256 x 256
+    // blocks) reloaded their accumulators every 7 and 14 positions, one
+    // image row; with whole-image blocks conv-run --compare (20 alternating
+    // call pairs) measured +32 % and +13 % with 1 thread, +1 % and +8 % with
+    // 2.
+    bool channelBlocked = ciBlock < ranges[ci] || coBlock < ranges[co];
+    if ((channelBlocked ||
+         (!singleContraction && ciBlock * coBlock * accBytes > l1)) &&
         blockBudget / std::max<int64_t>(1, rowBytes) < 4 * t.reductionChunk)
       blockBudget = std::max(blockBudget, l2 / 16);
     // Rows packed by each block from a single-channel input (fuseInputPack,

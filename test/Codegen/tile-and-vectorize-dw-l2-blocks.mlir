@@ -143,3 +143,24 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x7x7x256xf32>, tensor<4x7x7x256xf32> -> tensor<3x3x256x256xf32>
   return %dw : tensor<3x3x256x256xf32>
 }
+
+// -----
+
+// A 1x1 layer with channel blocks (a 1 MiB dW, over a quarter of the
+// 1 MiB L2: 256 x 256 blocks; ResNet's 14x14x1024 -> 256 and 7x7x2048 ->
+// 512) and short rows: a half-L1 block would be one 7-position row, after
+// which every register tile stores and reloads its accumulators. Its
+// blocks are sized for a sixteenth of the L2 instead (32 positions: the
+// image's 4 rows), and the rows loop runs inside the register tiles.
+// AVX512-LABEL: func.func @dw_1x1_channel_blocks
+// AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c2 step %c1
+// AVX512-NOT:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6
+// AVX512:               scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:                 scf.for %{{.*}} = %c0 to %c4 step %c1
+// AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
+func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x256xf32>) -> tensor<1x1x1024x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x7x1024xf32>, tensor<2x4x7x256xf32> -> tensor<1x1x1024x256xf32>
+  return %dw : tensor<1x1x1024x256xf32>
+}

@@ -212,11 +212,17 @@ func.func @padded_kernel_rows(%x: tensor<1x4x4x8xf32>, %k: tensor<2x2x32x8xf32>)
 // KD[m_0, ci, (m_1, co)]; one contraction with loops
 // [b, j_0, m_0, j_1, (m_1, co), ci] (no tap loops: conv.phase_taps = 0)
 // fills the output viewed as [N, I_0, s_0, I_1, s_1 * Cout], which two
-// reshapes turn back into [N, O_0, O_1, Cout].
+// reshapes turn back into [N, O_0, O_1, Cout]. The view is one of an
+// output-shaped buffer (bufferization.alloc_tensor, which canonicalize does
+// not fold into the reshapes as it would a tensor.empty), so that the
+// bufferized result is that buffer, the out-param (test/Pipelines).
 // CHECK-LABEL: func.func @depth_to_space_2d
 // CHECK:         %[[KT:.*]] = linalg.transpose ins(%arg1 : tensor<2x2x32x64xf32>) outs(%{{.*}} : tensor<2x64x2x32xf32>) permutation = [0, 3, 1, 2]  {conv.role = "relayout"}
 // CHECK:         %[[KD:.*]] = tensor.collapse_shape %[[KT]] {{\[\[}}0], [1], [2, 3]] : tensor<2x64x2x32xf32> into tensor<2x64x64xf32>
-// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x64x2x64x64xf32>)
+// CHECK:         %[[OUT:.*]] = bufferization.alloc_tensor() : tensor<1x128x128x32xf32>
+// CHECK:         %[[OS:.*]] = tensor.expand_shape %[[OUT]] {{\[\[}}0], [1, 2], [3, 4], [5]] output_shape [1, 64, 2, 64, 2, 32]
+// CHECK:         %[[OV:.*]] = tensor.collapse_shape %[[OS]] {{\[\[}}0], [1], [2], [3], [4, 5]] : tensor<1x64x2x64x2x32xf32> into tensor<1x64x2x64x64xf32>
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OV]] : tensor<1x64x2x64x64xf32>)
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
 // CHECK-SAME:      ins(%arg0, %[[KD]] : tensor<1x64x64x64xf32>, tensor<2x64x64xf32>) outs(%[[Z]] : tensor<1x64x2x64x64xf32>)
 // CHECK-SAME:      attrs = {conv.phase_taps = 0 : i64, conv.role = "transpose_phase"}

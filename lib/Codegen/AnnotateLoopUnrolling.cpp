@@ -20,14 +20,11 @@ using namespace mlir;
 
 namespace {
 
-/// The attribute convert-scf-to-cf moves to a loop's back edge.
-constexpr llvm::StringLiteral kLoopAnnotationAttr = "llvm.loop_annotation";
-
 /// Innermost loops of at most this many iterations stay LLVM's to unroll:
 /// cheap to analyse, and some must be unrolled (convert-vector-to-scf's
 /// gathers of a stride-2 transposed-convolution phase's input rows, one
-/// scalar load per tile row: the 5x5 stride-2 layers ran at half speed
-/// without).
+/// scalar load per tile row: Keras' 3x3 and 5x5 stride-2 layers ran at half
+/// speed without).
 constexpr int64_t kMaxSmallLoopTrips = 16;
 
 bool isSmallInnermost(scf::ForOp loop) {
@@ -56,9 +53,9 @@ struct AnnotateLoopUnrolling
         /*parallelAccesses=*/{});
     getOperation().walk([&](scf::ForOp loop) {
       if (loop->removeAttr(conv::kLLVMUnrollAttr) ||
-          loop->hasAttr(kLoopAnnotationAttr) || isSmallInnermost(loop))
+          loop->hasAttr(conv::kLoopAnnotationAttr) || isSmallInnermost(loop))
         return;
-      loop->setAttr(kLoopAnnotationAttr, disable);
+      loop->setAttr(conv::kLoopAnnotationAttr, disable);
     });
   }
 };

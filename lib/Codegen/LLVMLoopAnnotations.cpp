@@ -20,14 +20,12 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kLoopAnnotationAttr = "llvm.loop_annotation";
-
 struct LLVMLoopAnnotations
     : public conv::impl::ConvLLVMLoopAnnotationsPassBase<LLVMLoopAnnotations> {
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
       auto annotation = dyn_cast_or_null<LLVM::LoopAnnotationAttr>(
-          op->getDiscardableAttr(kLoopAnnotationAttr));
+          op->getDiscardableAttr(conv::kLoopAnnotationAttr));
       if (!annotation)
         return;
       if (auto br = dyn_cast<LLVM::BrOp>(op)) {
@@ -39,7 +37,7 @@ struct LLVMLoopAnnotations
       } else {
         return;
       }
-      op->removeDiscardableAttr(kLoopAnnotationAttr);
+      op->removeDiscardableAttr(conv::kLoopAnnotationAttr);
     });
   }
 };

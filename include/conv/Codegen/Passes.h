@@ -49,6 +49,11 @@ struct HostVectorInfo {
 /// `unroll disable` from conv-cpu-annotate-loop-unrolling).
 constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
 
+/// The discardable attribute that carries an scf.for's LLVM loop annotation
+/// (convert-scf-to-cf moves it to the back edge; conv-llvm-loop-annotations
+/// into the llvm.br property).
+constexpr llvm::StringLiteral kLoopAnnotationAttr = "llvm.loop_annotation";
+
 /// The thread count a `num-threads` pass option stands for: the value
 /// itself, or for 0 all hardware threads (at least 1).
 int64_t resolveNumThreads(unsigned numThreads);

@@ -269,7 +269,7 @@ def ConvCPUAnnotateLoopUnrollingPass
     time, about half of the `-O2` pipeline's) to unroll nothing of
     measurable worth: the MLIR pipeline has unrolled the register tiles
     already. Best of 3 compiles, LLVM optimization stage: ResNet 1x1
-    1024 -> 256 121 -> 66 ms, DCGAN 5x5 stride 2 115 -> 56 and 140 -> 59 ms,
+    1024 -> 256 121 -> 66 ms, DCGAN 4x4 stride 2 115 -> 56 and 140 -> 59 ms,
     ResNet 3x3 91 -> 43 ms; the kernels' speed is unchanged (paired
     `conv-run --compare` runs within +-5 %).
   }];

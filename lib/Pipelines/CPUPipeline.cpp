@@ -47,6 +47,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     int64_t l2 = options.l2CacheBytes > 0 ? int64_t(options.l2CacheBytes)
                                           : host.l2Bytes;
     convOptions.dwSplitMaxBytes = l2 / 4;
+    // Multi-tap filter gradients too, when the two partial dWs fit the L2
+    // (each thread's own L2 holds one; Lowering.md §2.3).
+    convOptions.dwSplitTapsMaxBytes = l2;
     // Multi-tap filter gradients with a dW of at most one L2: blocks of
     // half the L2 (the taps then re-read each block from the L2, which also
     // holds the dW that every block re-reads and re-writes: with blocks of

@@ -287,48 +287,65 @@ TEST(Differential, BackpropFilter) {
     ADD_FAILURE() << f;
 }
 
+/// Fixed filter-gradient shapes that the optimized pipeline splits (split-K,
+/// docs/Lowering.md §2.3): at least 8192 output positions, an even batch.
+struct SplitKShape {
+  DataLayout layout;
+  int64_t batch, size, cin, cout, stride, k;
+  ElementType type;
+};
+const SplitKShape kSplitKShapes[] = {
+    {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 1, ElementType::F32},
+    {DataLayout::ChannelsLast, 2, 130, 3, 24, 2, 1, ElementType::F32},
+    {DataLayout::ChannelsLast, 6, 40, 16, 8, 1, 1, ElementType::BF16},
+    {DataLayout::ChannelsFirst, 4, 48, 8, 16, 1, 1, ElementType::F32},
+    {DataLayout::ChannelsLast, 8, 33, 5, 7, 1, 1, ElementType::F64},
+    // Wide rows (264 channels): L2-sized reduction blocks in each part.
+    {DataLayout::ChannelsLast, 4, 46, 64, 200, 1, 1, ElementType::F32},
+    // Tiny Cin, every tap fused: 9 and 27 rows.
+    {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
+    {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},
+    // Multi-tap (dw-split-taps-max-bytes: two dWs within the L2): 3x3 and
+    // 5x5 kernels with the taps' scf.forall inside each part, and a 7x7
+    // stride-2 stem-like filter (7 leading taps left by the fusion).
+    {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 3, ElementType::F32},
+    {DataLayout::ChannelsFirst, 4, 50, 16, 32, 1, 5, ElementType::F32},
+    {DataLayout::ChannelsLast, 4, 50, 16, 32, 1, 3, ElementType::BF16},
+    {DataLayout::ChannelsLast, 4, 100, 3, 32, 2, 7, ElementType::F32},
+};
+
+BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
+  BackpropFilterSpec s;
+  s.elementType = sh.type;
+  s.attrs.layout = sh.layout;
+  s.attrs.padding = FilterPadding::Valid;
+  s.attrs.strides = {sh.stride, sh.stride};
+  s.attrs.dilations = {1, 1};
+  s.filterShape = {sh.k, sh.k, sh.cin, sh.cout};
+  s.inputShape = sh.layout == DataLayout::ChannelsLast
+                     ? Shape{sh.batch, sh.size, sh.size, sh.cin}
+                     : Shape{sh.batch, sh.cin, sh.size, sh.size};
+  auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+  if (dy)
+    s.outBackpropShape = *dy;
+  return s;
+}
+
 /// Split-K (docs/Lowering.md §2.3): single-contraction filter gradients
 /// (one tap, or tiny-Cin taps all fused into the rows) with a long
-/// reduction and a small dW sum each half of the batch separately. Fixed
-/// shapes large enough to be split (>= 8192 output positions), in several
-/// layouts, strides, kernel sizes and types, each compared with the
-/// reference with 1, 2 and 3 threads (bit-identity across thread counts is
-/// checked by BackpropFilterDeterministicAcrossThreadCounts below).
+/// reduction and a small dW, and multi-tap ones (no groups) whose two dWs
+/// fit the L2, sum each half of the batch separately. The fixed shapes of
+/// kSplitKShapes, in several layouts, strides, kernel sizes and types, each
+/// compared with the reference with 1, 2 and 3 threads (bit-identity across
+/// thread counts is checked by BackpropFilterDeterministicAcrossThreadCounts
+/// below).
 TEST(Differential, BackpropFilterSplitK) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 4);
-  struct Shape1 {
-    DataLayout layout;
-    int64_t batch, size, cin, cout, stride, k;
-    ElementType type;
-  };
-  const Shape1 shapes[] = {
-      {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 1, ElementType::F32},
-      {DataLayout::ChannelsLast, 2, 130, 3, 24, 2, 1, ElementType::F32},
-      {DataLayout::ChannelsLast, 6, 40, 16, 8, 1, 1, ElementType::BF16},
-      {DataLayout::ChannelsFirst, 4, 48, 8, 16, 1, 1, ElementType::F32},
-      {DataLayout::ChannelsLast, 8, 33, 5, 7, 1, 1, ElementType::F64},
-      // Wide rows (264 channels): L2-sized reduction blocks in each part.
-      {DataLayout::ChannelsLast, 4, 46, 64, 200, 1, 1, ElementType::F32},
-      // Tiny Cin, every tap fused: 9 and 27 rows.
-      {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
-      {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},
-  };
   Jit jit;
   unsigned i = 0;
-  for (const Shape1 &sh : shapes) {
-    BackpropFilterSpec s;
-    s.elementType = sh.type;
-    s.attrs.layout = sh.layout;
-    s.attrs.padding = FilterPadding::Valid;
-    s.attrs.strides = {sh.stride, sh.stride};
-    s.attrs.dilations = {1, 1};
-    s.filterShape = {sh.k, sh.k, sh.cin, sh.cout};
-    s.inputShape = sh.layout == DataLayout::ChannelsLast
-                       ? Shape{sh.batch, sh.size, sh.size, sh.cin}
-                       : Shape{sh.batch, sh.cin, sh.size, sh.size};
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    ASSERT_TRUE(static_cast<bool>(dy)) << dy.error();
-    s.outBackpropShape = *dy;
+  for (const SplitKShape &sh : kSplitKShapes) {
+    BackpropFilterSpec s = splitKSpec(sh);
+    ASSERT_FALSE(s.outBackpropShape.empty());
     BackpropFilterCase c = makeCase(s, rng);
     for (unsigned threads : {1u, 2u, 3u}) {
       CompileOptions options;
@@ -810,8 +827,12 @@ TEST(Differential, BackpropFilterLaneGroups) {
 TEST(Differential, BackpropFilterDeterministicAcrossThreadCounts) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 2);
   Jit jit;
-  for (unsigned i = 0; i < 20; ++i) {
-    BackpropFilterSpec s = randomBackpropFilter(rng);
+  constexpr unsigned kRandom = 20;
+  unsigned total = kRandom + std::size(kSplitKShapes);
+  for (unsigned i = 0; i < total; ++i) {
+    // 20 random configurations, then the split-K shapes (f32).
+    BackpropFilterSpec s = i < kRandom ? randomBackpropFilter(rng)
+                                       : splitKSpec(kSplitKShapes[i - kRandom]);
     s.elementType = ElementType::F32;
     SCOPED_TRACE("config #" + std::to_string(i) + ": " + describe(s));
     auto x = randomBuffer(s.elementType, numElements(s.inputShape), rng);

@@ -36,7 +36,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       twice that size uses blocks of that size (the L2). With
       `dw-split-max-bytes`, a filter gradient that is a single contraction
       (one tap, or tiny-Cin taps all fused into its rows) with a small dW
-      sums each half of its batch separately (split-K) and adds them.
+      sums each half of its batch separately (split-K) and adds them;
+      with `dw-split-taps-max-bytes`, so does a multi-tap one (no groups)
+      whose two partial dWs fit that size.
       With `dw-threads`, a filter gradient whose taps are not a multiple of
       that thread count splits each tap's output channels into parts (one
       more dimension of its scf.forall), so that the threads get equal work.
@@ -91,6 +93,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "tiny-Cin taps all fused) with a long reduction, an "
            "even batch and at most this many bytes of dW for two parts sums "
            "each half of the batch separately (one scf.forall) and adds them "
+           "in order (0: never)">,
+    Option<"dwSplitTapsMaxBytes", "dw-split-taps-max-bytes", "int64_t",
+           /*default=*/"0",
+           "Split-K of multi-tap filter gradients (no groups) with a long "
+           "reduction, an even batch and at most this many bytes of dW for "
+           "two parts: each half of the batch summed into its own dW (the "
+           "parts are the first dimension of the taps' scf.forall), added "
            "in order (0: never)">,
     Option<"dwThreads", "dw-threads", "int64_t", /*default=*/"1",
            "The threads a filter gradient's tap scf.forall is spread over: "

@@ -180,7 +180,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                          const BackpropFilterLoweringOptions &options)
       : OpRewritePattern(ctx), reductionBlockBytes(options.reductionBlockBytes),
         smallFilterBlockBytes(options.smallFilterBlockBytes),
-        splitMaxBytes(options.splitMaxBytes), threads(options.threads),
+        splitMaxBytes(options.splitMaxBytes),
+        splitTapsMaxBytes(options.splitTapsMaxBytes), threads(options.threads),
         bf16Pairs(options.bf16Pairs) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
@@ -194,6 +195,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// Split-K applies to single-tap filter gradients whose dW (all parts
   /// together) is at most this many bytes (0: never).
   int64_t splitMaxBytes;
+
+  /// Split-K of multi-tap filter gradients (no groups) whose two partial dWs
+  /// together are at most this many bytes (0: never).
+  int64_t splitTapsMaxBytes;
 
   /// The threads the tap scf.forall is spread over (see columnParts).
   int64_t threads;
@@ -209,10 +214,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// part is a whole number of 16-channel vectors and at least 32 channels
   /// wide (a narrower register tile would leave the FMA units idle);
   /// otherwise 1.
-  int64_t columnParts(const convgen::BackpropFilterGeometry &g) const {
+  int64_t columnParts(const convgen::BackpropFilterGeometry &g,
+                      int64_t splitParts = 1) const {
     if (threads <= 1 || g.groups > 1)
       return 1;
-    int64_t taps = numTaps(g);
+    int64_t taps = numTaps(g) * splitParts;
     int64_t parts = threads / std::gcd(taps, threads);
     if (parts <= 1 || g.outChannels % parts != 0)
       return 1;
@@ -238,15 +244,38 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return threads;
   }
 
+  /// v[p]: the part `p` of a tensor with a leading split-K part dimension
+  /// (rank-reduced).
+  static Value partSlice(PatternRewriter &rewriter, Location loc, Value v,
+                         Value p) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes,
+        strides(rank, rewriter.getIndexAttr(1));
+    offsets[0] = p;
+    sizes.push_back(rewriter.getIndexAttr(1));
+    for (int64_t d = 1; d < rank; ++d)
+      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get(type.getShape().drop_front(),
+                              type.getElementType()),
+        v, offsets, sizes, strides);
+  }
+
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
   Value lowerFused(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
-                   Value dy, Value dw, int64_t fused) const {
+                   Value dy, Value dw, int64_t fused,
+                   int64_t splitCount = 1) const {
     int64_t n = g.numSpatialDims, lead = n - fused;
     MLIRContext *ctx = rewriter.getContext();
     auto windowType = cast<RankedTensorType>(window.getType());
     auto dwType = cast<RankedTensorType>(dw.getType());
+    if (splitCount > 1)
+      dwType = RankedTensorType::get(dwType.getShape().drop_front(),
+                                     dwType.getElementType());
     Type elementType = windowType.getElementType();
     int64_t cin = g.filterInChannels, cout = g.outChannels;
     int64_t rows = cin;
@@ -267,17 +296,20 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
     int64_t parts = 1;
     if (lead > 0 && !nested && threads > 1) {
-      int64_t p = threads / std::gcd(leadTaps, threads);
+      int64_t p = threads / std::gcd(leadTaps * splitCount, threads);
       if (p > 1 && cout % p == 0 && (cout / p) % 16 == 0)
         parts = p;
     }
     int64_t width = cout / parts;
     scf::ForallOp forall;
     SmallVector<Value> ivs;
-    Value partIv;
+    Value partIv, splitIv;
     Value iter = dw;
     if (lead > 0) {
       SmallVector<OpFoldResult> counts;
+      // Split-K (lowerInParts): the parts lead the forall dimensions.
+      if (splitCount > 1)
+        counts.push_back(rewriter.getIndexAttr(splitCount));
       for (int64_t d = 0; d < lead; ++d)
         counts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
       if (parts > 1)
@@ -288,8 +320,16 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       ivs = llvm::to_vector(forall.getInductionVars());
       if (parts > 1)
         partIv = ivs.pop_back_val();
+      if (splitCount > 1) {
+        splitIv = ivs.front();
+        ivs.erase(ivs.begin());
+        window = partSlice(rewriter, loc, window, splitIv);
+        dy = partSlice(rewriter, loc, dy, splitIv);
+      }
       iter = forall.getRegionIterArgs()[0];
     }
+    assert((splitCount == 1 || lead > 0) &&
+           "split-K parts in the forall need leading taps");
     OpFoldResult coOffset = rewriter.getIndexAttr(0);
     if (partIv) {
       coOffset = affine::makeComposedFoldedAffineApply(
@@ -382,6 +422,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     wOffsets.append({rewriter.getIndexAttr(0), coOffset});
     wSizes.append({rewriter.getIndexAttr(cin), rewriter.getIndexAttr(width)});
     blockShape.append({cin, width});
+    if (splitIv) {
+      wOffsets.insert(wOffsets.begin(), splitIv);
+      wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
+      wStrides.push_back(rewriter.getIndexAttr(1));
+    }
     auto blockType = RankedTensorType::get(blockShape, dwType.getElementType());
     Value block = tensor::ExtractSliceOp::create(rewriter, loc, blockType, iter,
                                                  wOffsets, wSizes, wStrides);
@@ -463,46 +508,73 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return success();
   }
 
-  /// How many parts the batch is split into (split-K, see lowerInParts):
-  /// 2 when the whole filter gradient is one contraction (a single tap, or
-  /// a tiny-Cin filter with every tap fused into the rows), so that the tap
-  /// scf.forall has nothing to spread over threads, and the reduction is
-  /// long, the batch even and the dW small (a large single-tap dW is better
-  /// split by output channels: each thread then holds half of it); else 1.
-  /// (With 5-7 leading taps left by the fusion, as in ResNet's 7x7 stem,
-  /// splitting as well measured no faster with 2 threads.) A function of
-  /// the shape only, so the result does not depend on the thread count.
-  int64_t splitParts(const convgen::BackpropFilterGeometry &g,
-                     int64_t dwBytes) const {
-    constexpr int64_t kParts = 2, kMinPositionsPerPart = 4096;
-    int64_t positions = g.batch;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d)
-      positions *= g.outSpatial[d];
-    // The contractions the tap scf.forall spreads over threads.
+  /// The contractions the taps' scf.forall spreads over threads: the taps,
+  /// or the leading taps of the tiny-Cin fusion.
+  static int64_t
+  independentContractions(const convgen::BackpropFilterGeometry &g) {
     int64_t independent = numTaps(g);
     if (int64_t fused = numFusedTaps(g)) {
       independent = 1;
       for (int64_t d = 0; d + fused < g.numSpatialDims; ++d)
         independent *= g.filterSpatial[d];
     }
-    if (independent != 1 || g.batch % kParts != 0 ||
-        positions < kParts * kMinPositionsPerPart ||
-        kParts * dwBytes > splitMaxBytes)
-      return 1;
-    return kParts;
+    return independent;
   }
 
-  /// Split-K for single-contraction filter gradients (see splitParts): the batch is
-  /// split into `parts` equal parts, each summed into its own (zero-initialized) dW in
-  /// an scf.forall (threads take whole parts, each reading only its part of
-  /// the input and out_backprop), then the parts are added in order. Without
-  /// a split, a 1x1 layer's threads would split the output channels and each
-  /// stream all of the input.
+  /// How many parts the batch is split into (split-K, see lowerInParts):
+  /// 2 when the reduction is long (at least 4096 output positions per
+  /// part) and the batch even, and either
+  /// * the whole filter gradient is one contraction (a single tap, or a
+  ///   tiny-Cin filter with every tap fused into the rows), so that the tap
+  ///   scf.forall has nothing to spread over threads, and the two partial
+  ///   dWs fit `splitMaxBytes` (a large single-tap dW is better split by
+  ///   output channels: each thread then holds half of it); or
+  /// * it has several taps (or leading taps left by the fusion), no groups,
+  ///   and the two partial dWs fit `splitTapsMaxBytes` (the L2): with 2
+  ///   threads each then runs the one-thread kernel over half the batch
+  ///   into its own dW, where the taps' forall made both threads read every
+  ///   block and split the taps' output channels into narrower register
+  ///   tiles. conv-run --compare, 2 threads: DeepSpeech's 5x20
+  ///   single-channel layer +92 %, ResNet's 3x3x64x64 layer +22 %, its 7x7
+  ///   stem +15 %, DeepSpeech's 5x10x32x32 +15 %, GoogLeNet's 5x5 192 -> 32
+  ///   +8 %; 1 thread within +-2 % (DeepSpeech 5x20 +7 %). The 3x3x128x128
+  ///   layers on 28x28 images (3136 positions per part) lost 2-3 % split,
+  ///   the grouped 3-D ResNeXt layer 2.5 % with 1 thread.
+  /// else 1. A function of the shape only, so the result does not depend on
+  /// the thread count.
+  int64_t splitParts(const convgen::BackpropFilterGeometry &g, int64_t dwBytes,
+                     Type operandType) const {
+    // Not bf16 pair operands with several taps (lowerTaps packs their pairs
+    // before the taps' forall, which the parts would lead).
+    if (independentContractions(g) > 1 && bf16Pairs && dwUsesBF16Pairs(g) &&
+        operandType.isBF16())
+      return 1;
+    constexpr int64_t kParts = 2, kMinPositionsPerPart = 4096;
+    int64_t positions = g.batch;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
+      positions *= g.outSpatial[d];
+    if (g.batch % kParts != 0 || positions < kParts * kMinPositionsPerPart)
+      return 1;
+    int64_t independent = independentContractions(g);
+    bool single = independent == 1 && kParts * dwBytes <= splitMaxBytes;
+    bool taps = independent > 1 && g.groups == 1 &&
+                kParts * dwBytes <= splitTapsMaxBytes;
+    return single || taps ? kParts : 1;
+  }
+
+  /// Split-K (see splitParts): the batch is split into `parts` equal parts,
+  /// each summed into its own (zero-initialized) dW (a single contraction:
+  /// in an scf.forall over the parts; several taps: the parts are the first
+  /// dimension of the taps' forall), each reading only its part of the
+  /// input and out_backprop; then the parts are added in order. Without a split, a 1x1 layer's threads would split the
+  /// output channels and each stream all of the input.
   Value lowerInParts(PatternRewriter &rewriter, Location loc,
                      const convgen::BackpropFilterGeometry &g, Value window,
                      Value dy, Value dw) const {
     auto dwType = cast<RankedTensorType>(dw.getType());
-    int64_t parts = splitParts(g, tensorBytes(dwType));
+    int64_t parts =
+        splitParts(g, tensorBytes(dwType),
+                   cast<RankedTensorType>(dy.getType()).getElementType());
     if (parts <= 1)
       return lowerInBlocks(rewriter, loc, g, window, dy, dw);
     MLIRContext *ctx = rewriter.getContext();
@@ -511,15 +583,35 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     partialShape.append(dwType.getShape().begin(), dwType.getShape().end());
     Value partials = createZeros(rewriter, loc, partialShape,
                                  dwType.getElementType());
-    auto forall = scf::ForallOp::create(
-        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(parts)},
-        ValueRange{partials}, std::nullopt);
-    {
+    int64_t per = g.batch / parts;
+    convgen::BackpropFilterGeometry gp = g;
+    gp.batch = per;
+    Value summed;
+    if (independentContractions(g) > 1) {
+      // Several taps: the parts become the first dimension of the taps'
+      // scf.forall (inside any reduction blocks, which take the same block
+      // of every part), so that more threads than parts still share the
+      // work: window and out_backprop as [parts, N / parts, ...].
+      auto split = [&](Value v) -> Value {
+        auto type = cast<RankedTensorType>(v.getType());
+        SmallVector<int64_t> shape{parts, per};
+        shape.append(type.getShape().begin() + 1, type.getShape().end());
+        SmallVector<ReassociationIndices> reassociation{{0, 1}};
+        for (int64_t d = 1; d < type.getRank(); ++d)
+          reassociation.push_back({d + 1});
+        return tensor::ExpandShapeOp::create(rewriter, loc, type.clone(shape),
+                                             v, reassociation);
+      };
+      summed = lowerInBlocks(rewriter, loc, gp, split(window), split(dy),
+                             partials, /*threadedTaps=*/true, parts);
+    } else {
+      auto forall = scf::ForallOp::create(
+          rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(parts)},
+          ValueRange{partials}, std::nullopt);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(forall.getBody());
       Value p = forall.getInductionVars()[0];
       Value shared = forall.getRegionIterArgs()[0];
-      int64_t per = g.batch / parts;
       Value start = affine::makeComposedAffineApply(
           rewriter, loc, rewriter.getAffineDimExpr(0) * per, {OpFoldResult(p)});
       auto batchSlice = [&](Value v) -> Value {
@@ -533,13 +625,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         pSizes.push_back(rewriter.getIndexAttr(d));
       Value mine = tensor::ExtractSliceOp::create(rewriter, loc, dwType, shared,
                                                   pOffsets, pSizes, pStrides);
-      convgen::BackpropFilterGeometry gp = g;
-      gp.batch = per;
       Value part = lowerInBlocks(rewriter, loc, gp, batchSlice(window),
-                                 batchSlice(dy), mine);
+                                 batchSlice(dy), mine, /*threadedTaps=*/false);
       rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(rewriter, loc, part, shared,
                                             pOffsets, pSizes, pStrides);
+      summed = forall.getResult(0);
     }
     // dW = sum over the parts, in order (a plain reduction loop).
     SmallVector<AffineExpr> all, outer;
@@ -552,7 +643,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                                utils::IteratorType::parallel);
     iterators[0] = utils::IteratorType::reduction;
     return linalg::GenericOp::create(
-               rewriter, loc, TypeRange{dwType}, ValueRange{forall.getResult(0)},
+               rewriter, loc, TypeRange{dwType}, ValueRange{summed},
                ValueRange{dw},
                SmallVector<AffineMap>{AffineMap::get(rank + 1, 0, all, ctx),
                                       AffineMap::get(rank + 1, 0, outer, ctx)},
@@ -567,13 +658,17 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// All taps over one block of the reduction: the tiny-Cin fused lowering
   /// or one contraction per tap.
   /// `rowBlocks`: the window is a block of rows of the first spatial
-  /// dimension (its padding is not that of `g`).
+  /// dimension (its padding is not that of `g`). `splitCount` > 1: window,
+  /// out_backprop and dW have a leading dimension of that many split-K
+  /// parts, which becomes the first dimension of the taps' scf.forall
+  /// (lowerInParts; `g` is the geometry of one part).
   Value lowerBlock(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
-                   Value dy, Value dw, bool rowBlocks = false) const {
+                   Value dy, Value dw, bool rowBlocks = false,
+                   int64_t splitCount = 1) const {
     if (int64_t fused = numFusedTaps(g))
-      return lowerFused(rewriter, loc, g, window, dy, dw, fused);
-    return lowerTaps(rewriter, loc, g, window, dy, dw, rowBlocks);
+      return lowerFused(rewriter, loc, g, window, dy, dw, fused, splitCount);
+    return lowerTaps(rewriter, loc, g, window, dy, dw, rowBlocks, splitCount);
   }
 
   /// How lowerInBlocks splits the reduction for a given block budget.
@@ -646,11 +741,22 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// or, when one item is too large, of rows along the first spatial
   /// dimension (one item at a time). Each block accumulates into dW; the
   /// order is fixed, so results do not depend on the thread count.
+  /// `threadedTaps`: the taps' scf.forall runs on `threads` threads (not
+  /// inside the split-K forall).
   Value lowerInBlocks(PatternRewriter &rewriter, Location loc,
                       const convgen::BackpropFilterGeometry &g, Value window,
-                      Value dy, Value dw) const {
-    auto windowType = cast<RankedTensorType>(window.getType());
-    auto dyType = cast<RankedTensorType>(dy.getType());
+                      Value dy, Value dw, bool threadedTaps = true,
+                      int64_t splitCount = 1) const {
+    // One part's types (with split-K parts, see lowerBlock).
+    auto partType = [&](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      if (splitCount == 1)
+        return type;
+      return RankedTensorType::get(type.getShape().drop_front(),
+                                   type.getElementType());
+    };
+    auto windowType = partType(window);
+    auto dyType = partType(dy);
     BlockPlan plan = planBlocks(g, windowType, dyType, reductionBlockBytes);
     // A multi-tap filter gradient with a small dW: blocks that fit the L2,
     // so that its taps re-read each block from there. (Each block re-reads
@@ -666,42 +772,45 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // (blocks of 2-4 MFLOP, DeepSpeech's 1-row 5x20 and WaveNet's dilated
     // layer, ran 15 % slower on 2 threads, though 12-19 % faster on one).
     if (smallFilterBlockBytes > 0 && numTaps(g) > 1 &&
-        tensorBytes(cast<RankedTensorType>(dw.getType())) <=
-            2 * smallFilterBlockBytes &&
+        tensorBytes(partType(dw)) <= 2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {
       BlockPlan small =
           planBlocks(g, windowType, dyType, smallFilterBlockBytes,
-                     threads > 1 ? kMinThreadedBlockFlops : kMinBlockFlops);
+                     threadedTaps && threads > 1 ? kMinThreadedBlockFlops
+                                                 : kMinBlockFlops);
       if (!small.remainder || plan.remainder)
         plan = small;
     }
-    auto body = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                    Value d, Value acc) {
-      return lowerBlock(rewriter, loc, gb, w, d, acc);
+    auto body = [&](const convgen::BackpropFilterGeometry &gb, Value w, Value d,
+                    Value acc) {
+      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/false,
+                        splitCount);
     };
     switch (plan.kind) {
     case BlockPlan::Whole:
-      return lowerBlock(rewriter, loc, g, window, dy, dw);
+      return lowerBlock(rewriter, loc, g, window, dy, dw, /*rowBlocks=*/false,
+                        splitCount);
     case BlockPlan::Items:
       return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false,
-                       plan.size, body);
+                       plan.size, body, splitCount);
     case BlockPlan::Rows:
       break;
     }
     auto rowBody = [&](const convgen::BackpropFilterGeometry &gb, Value w,
                        Value d, Value acc) {
-      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/true);
+      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/true,
+                        splitCount);
     };
     auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
                      Value d, Value acc) {
       return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true,
-                       plan.size, rowBody);
+                       plan.size, rowBody, splitCount);
     };
     if (g.batch == 1)
       return inner(g, window, dy, dw);
     return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, 1,
-                     inner);
+                     inner, splitCount);
   }
 
   using BlockBody = llvm::function_ref<Value(
@@ -710,13 +819,16 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// Runs `body` over blocks of `block` batch items (or, `spatial`, output
   /// rows of the first spatial dimension): an scf.for over the whole blocks
   /// (dW as its iter_arg) and one call for the remainder, so that every
-  /// block has a static shape.
+  /// block has a static shape. `splitCount` > 1: window and out_backprop
+  /// have a leading dimension of split-K parts (the blocks slice the
+  /// dimensions after it: the same block of every part).
   Value blockLoop(PatternRewriter &rewriter, Location loc,
                   const convgen::BackpropFilterGeometry &g, Value window,
                   Value dy, Value dw, bool spatial, int64_t block,
-                  BlockBody body) const {
+                  BlockBody body, int64_t splitCount = 1) const {
     int64_t extent = spatial ? g.outSpatial[0] : g.batch;
-    int64_t wdim = spatial ? spatialDim(g.layout, 0) : 0;
+    int64_t wdim =
+        (spatial ? spatialDim(g.layout, 0) : 0) + (splitCount > 1 ? 1 : 0);
     int64_t effK = convgen::effectiveKernelSize(g.filterSpatial[0],
                                                 g.dilations[0]);
     // The window / out_backprop slices of the block at `pos` of `size`.
@@ -844,7 +956,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// into `dw`.
   Value lowerTaps(PatternRewriter &rewriter, Location loc,
                   const convgen::BackpropFilterGeometry &g, Value window,
-                  Value dy, Value dw, bool rowBlocks) const {
+                  Value dy, Value dw, bool rowBlocks,
+                  int64_t splitCount = 1) const {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(dw.getType()).getElementType();
     bool grouped = g.groups > 1;
@@ -859,7 +972,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // 2j*s + k*d along the last dimension, whose pair partner is the
     // window at (2j + 1)*s + k*d).
     auto dyType = cast<RankedTensorType>(dy.getType());
-    bool pairs = bf16Pairs && dwUsesBF16Pairs(g) &&
+    bool pairs = splitCount == 1 && bf16Pairs && dwUsesBF16Pairs(g) &&
                  dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
                  dyType.getDimSize(n) == g.outSpatial[n - 1];
     if (pairs) {
@@ -905,13 +1018,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // A single tap with more input than output channels splits its input
     // channels instead (row parts): each thread then reads only its share
     // of the input, the larger operand.
-    int64_t rowParts = nested ? 1 : this->rowParts(g);
+    // With split-K parts (splitCount > 1), they lead the forall dimensions.
+    int64_t rowParts = nested || splitCount > 1 ? 1 : this->rowParts(g);
     bool rowSplit = rowParts > 1;
-    int64_t parts = rowSplit ? rowParts : nested ? 1 : columnParts(g);
+    int64_t parts = rowSplit ? rowParts
+                    : nested ? 1
+                             : columnParts(g, splitCount);
     int64_t width = rowSplit ? g.outChannels : g.outChannels / parts;
     int64_t rowsPer =
         rowSplit ? g.filterInChannels / parts : g.filterInChannels;
     SmallVector<OpFoldResult> tapCounts;
+    if (splitCount > 1)
+      tapCounts.push_back(rewriter.getIndexAttr(splitCount));
     for (int64_t d = 0; d < n; ++d)
       tapCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
     if (parts > 1)
@@ -920,6 +1038,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                         ValueRange{dw}, std::nullopt);
     rewriter.setInsertionPointToStart(forall.getBody());
     SmallVector<Value> ivs(forall.getInductionVars());
+    Value splitIv;
+    if (splitCount > 1) {
+      splitIv = ivs.front();
+      ivs.erase(ivs.begin());
+      window = partSlice(rewriter, loc, window, splitIv);
+      dy = partSlice(rewriter, loc, dy, splitIv);
+    }
     OpFoldResult coOffset = rewriter.getIndexAttr(0);
     OpFoldResult ciOffset = rewriter.getIndexAttr(0);
     if (rowSplit) {
@@ -957,6 +1082,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     wOffsets.append({ciOffset, coOffset});
     wSizes.append({rewriter.getIndexAttr(rowsPer),
                    rewriter.getIndexAttr(width)});
+    if (splitIv) {
+      wOffsets.insert(wOffsets.begin(), splitIv);
+      wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
+      wStrides.push_back(rewriter.getIndexAttr(1));
+    }
     auto tapType =
         RankedTensorType::get({rowsPer, width}, accType);
     Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,

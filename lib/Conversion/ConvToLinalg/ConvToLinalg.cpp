@@ -39,6 +39,7 @@ struct ConvertConvToLinalgPass
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
     dwOptions.splitMaxBytes = dwSplitMaxBytes;
+    dwOptions.splitTapsMaxBytes = dwSplitTapsMaxBytes;
     dwOptions.threads = dwThreads;
     dwOptions.bf16Pairs = bf16Dot;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);

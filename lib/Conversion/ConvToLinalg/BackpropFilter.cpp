@@ -566,8 +566,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// each summed into its own (zero-initialized) dW (a single contraction:
   /// in an scf.forall over the parts; several taps: the parts are the first
   /// dimension of the taps' forall), each reading only its part of the
-  /// input and out_backprop; then the parts are added in order. Without a split, a 1x1 layer's threads would split the
-  /// output channels and each stream all of the input.
+  /// input and out_backprop; then the parts are added in order. Without a
+  /// split, a 1x1 layer's threads would split the output channels and each
+  /// stream all of the input.
   Value lowerInParts(PatternRewriter &rewriter, Location loc,
                      const convgen::BackpropFilterGeometry &g, Value window,
                      Value dy, Value dw) const {

@@ -306,8 +306,9 @@ const SplitKShape kSplitKShapes[] = {
     {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
     {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},
     // Multi-tap (dw-split-taps-max-bytes: two dWs within the L2): 3x3 and
-    // 5x5 kernels with the taps' scf.forall inside each part, and a 7x7
-    // stride-2 stem-like filter (7 leading taps left by the fusion).
+    // 5x5 kernels, the parts the first dimension of the taps' scf.forall,
+    // and a 7x7 stride-2 stem-like filter (7 leading taps left by the
+    // fusion).
     {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 3, ElementType::F32},
     {DataLayout::ChannelsFirst, 4, 50, 16, 32, 1, 5, ElementType::F32},
     {DataLayout::ChannelsLast, 4, 50, 16, 32, 1, 3, ElementType::BF16},

@@ -244,6 +244,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return threads;
   }
 
+  /// The type of one part of a tensor with a leading split-K part dimension.
+  static RankedTensorType partType(RankedTensorType type) {
+    return RankedTensorType::get(type.getShape().drop_front(),
+                                 type.getElementType());
+  }
+
   /// v[p]: the part `p` of a tensor with a leading split-K part dimension
   /// (rank-reduced).
   static Value partSlice(PatternRewriter &rewriter, Location loc, Value v,
@@ -256,11 +262,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     sizes.push_back(rewriter.getIndexAttr(1));
     for (int64_t d = 1; d < rank; ++d)
       sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
-    return tensor::ExtractSliceOp::create(
-        rewriter, loc,
-        RankedTensorType::get(type.getShape().drop_front(),
-                              type.getElementType()),
-        v, offsets, sizes, strides);
+    return tensor::ExtractSliceOp::create(rewriter, loc, partType(type), v,
+                                          offsets, sizes, strides);
   }
 
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
@@ -274,8 +277,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     auto windowType = cast<RankedTensorType>(window.getType());
     auto dwType = cast<RankedTensorType>(dw.getType());
     if (splitCount > 1)
-      dwType = RankedTensorType::get(dwType.getShape().drop_front(),
-                                     dwType.getElementType());
+      dwType = partType(dwType);
     Type elementType = windowType.getElementType();
     int64_t cin = g.filterInChannels, cout = g.outChannels;
     int64_t rows = cin;
@@ -749,15 +751,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                       Value dy, Value dw, bool threadedTaps = true,
                       int64_t splitCount = 1) const {
     // One part's types (with split-K parts, see lowerBlock).
-    auto partType = [&](Value v) {
+    auto typeOf = [&](Value v) {
       auto type = cast<RankedTensorType>(v.getType());
-      if (splitCount == 1)
-        return type;
-      return RankedTensorType::get(type.getShape().drop_front(),
-                                   type.getElementType());
+      return splitCount == 1 ? type : partType(type);
     };
-    auto windowType = partType(window);
-    auto dyType = partType(dy);
+    auto windowType = typeOf(window);
+    auto dyType = typeOf(dy);
     BlockPlan plan = planBlocks(g, windowType, dyType, reductionBlockBytes);
     // A multi-tap filter gradient with a small dW: blocks that fit the L2,
     // so that its taps re-read each block from there. (Each block re-reads
@@ -773,7 +772,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // (blocks of 2-4 MFLOP, DeepSpeech's 1-row 5x20 and WaveNet's dilated
     // layer, ran 15 % slower on 2 threads, though 12-19 % faster on one).
     if (smallFilterBlockBytes > 0 && numTaps(g) > 1 &&
-        tensorBytes(partType(dw)) <= 2 * smallFilterBlockBytes &&
+        tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {
       BlockPlan small =

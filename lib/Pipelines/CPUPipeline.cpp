@@ -93,6 +93,9 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   fpm.addPass(createLoopInvariantSubsetHoistingPass());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());
+  // Last before bufferization (a canonicalization would fold the slabs'
+  // slices of the tensor.empty into allocations of their own).
+  fpm.addPass(createConvCPUDecomposePadsPass());
 }
 
 void mlir::conv::buildConvBufferizationPipeline(

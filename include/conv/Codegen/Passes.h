@@ -81,6 +81,11 @@ void populateBF16DotProductPatterns(RewritePatternSet &patterns);
 /// FMAs over the (g, co) vectors (conv-cpu-lower-vectors).
 void populateGroupedContractionPatterns(RewritePatternSet &patterns);
 
+/// The pattern of conv-cpu-decompose-pads: a static tensor.pad with a
+/// constant value becomes border-slab fills and one interior insert_slice
+/// into a tensor.empty.
+void populateDecomposePadsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::conv
 
 #endif // CONV_CODEGEN_PASSES_H

@@ -216,6 +216,36 @@ def ConvCPULowerVectorsPass
   ];
 }
 
+def ConvCPUDecomposePadsPass
+    : Pass<"conv-cpu-decompose-pads", "::mlir::func::FuncOp"> {
+  let summary = "Write static constant pads as border fills and one interior "
+                "copy";
+  let description = [{
+    A static `tensor.pad` with a constant value bufferizes to an allocation
+    filled whole with the value, then a copy of the source into its
+    interior: the interior is written twice, and the fill of the whole
+    padded tensor runs on one thread. This pass rewrites such a pad in
+    destination-passing style, before bufferization:
+
+    * a `tensor.empty` of the padded shape;
+    * for each padded dimension d, a `linalg.fill` of the low and of the
+      high pad slab (`extract_slice` / `insert_slice` of the destination),
+      over the interior of the dimensions before d and the whole extent of
+      the dimensions after it: disjoint slabs that cover the border once;
+    * the source `insert_slice`d into the interior.
+
+    One-shot bufferization keeps every slice in place: the fill writes only
+    the border and the interior is a single `memref.copy`, which
+    `conv-cpu-expand-strided-copies` turns into row copies over the
+    threads. Pads with dynamic shapes, dynamic or negative padding, or a
+    non-constant value are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def ConvCPUExpandStridedCopiesPass
     : Pass<"conv-cpu-expand-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn strided memref.copy into row copies or linalg.copy loops";

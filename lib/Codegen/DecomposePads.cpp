@@ -1,0 +1,114 @@
+//===- DecomposePads.cpp - conv-cpu-decompose-pads
+//-------------------------===//
+//
+// A static tensor.pad with a constant value bufferizes to an allocation
+// filled whole with the value and a copy of the source into its interior:
+// every element of the interior is written twice, and the fill (a memset
+// of the whole padded input, outside any parallel loop) runs on one
+// thread. This pass writes the padded tensor in destination-passing style
+// instead: a tensor.empty, a linalg.fill of each border slab, and the
+// source inserted into the interior. One-shot bufferization keeps the
+// slices in place, so the fill writes only the border and the interior
+// is one copy (which conv-cpu-expand-strided-copies splits into rows and
+// over the threads).
+//
+// The border is cut into disjoint slabs, two per padded dimension d: the
+// low and the high pad of d, over the interior of the dimensions before d
+// and the whole extent of the dimensions after it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "conv/Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::conv {
+#define GEN_PASS_DEF_CONVCPUDECOMPOSEPADSPASS
+#include "conv/Codegen/Passes.h.inc"
+} // namespace mlir::conv
+
+using namespace mlir;
+
+namespace {
+
+struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType sourceType = op.getSourceType();
+    RankedTensorType resultType = op.getResultType();
+    if (!sourceType.hasStaticShape() || !resultType.hasStaticShape() ||
+        sourceType.getRank() == 0)
+      return rewriter.notifyMatchFailure(op, "dynamic or rank-0 shape");
+    Value value = op.getConstantPaddingValue();
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "padding value not constant");
+    SmallVector<int64_t> low(op.getStaticLow()), high(op.getStaticHigh());
+    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
+      return rewriter.notifyMatchFailure(op, "dynamic padding");
+    int64_t rank = sourceType.getRank();
+    for (int64_t d = 0; d < rank; ++d)
+      if (low[d] < 0 || high[d] < 0)
+        return rewriter.notifyMatchFailure(op, "negative padding");
+
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> source = sourceType.getShape();
+    ArrayRef<int64_t> result = resultType.getShape();
+    Value dest = tensor::EmptyOp::create(rewriter, loc, result,
+                                         resultType.getElementType());
+    SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+    auto attrs = [&](ArrayRef<int64_t> values) {
+      SmallVector<OpFoldResult> out;
+      for (int64_t v : values)
+        out.push_back(rewriter.getIndexAttr(v));
+      return out;
+    };
+    for (int64_t d = 0; d < rank; ++d) {
+      for (bool isLow : {true, false}) {
+        int64_t extent = isLow ? low[d] : high[d];
+        if (extent == 0)
+          continue;
+        SmallVector<int64_t> offsets(rank, 0), sizes(result);
+        for (int64_t e = 0; e < d; ++e) {
+          offsets[e] = low[e];
+          sizes[e] = source[e];
+        }
+        offsets[d] = isLow ? 0 : low[d] + source[d];
+        sizes[d] = extent;
+        if (llvm::is_contained(sizes, 0))
+          continue;
+        Value slab = tensor::ExtractSliceOp::create(
+            rewriter, loc, dest, attrs(offsets), attrs(sizes), ones);
+        Value filled =
+            linalg::FillOp::create(rewriter, loc, value, slab).getResult(0);
+        dest = tensor::InsertSliceOp::create(
+            rewriter, loc, filled, dest, attrs(offsets), attrs(sizes), ones);
+      }
+    }
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, op.getSource(), dest, attrs(low), attrs(source), ones);
+    return success();
+  }
+};
+
+struct DecomposePads
+    : public conv::impl::ConvCPUDecomposePadsPassBase<DecomposePads> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    conv::populateDecomposePadsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::conv::populateDecomposePadsPatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeStaticPad>(patterns.getContext());
+}

@@ -1,0 +1,97 @@
+// RUN: conv-opt %s --conv-cpu-decompose-pads --split-input-file | FileCheck %s
+// RUN: conv-opt %s --conv-cpu-decompose-pads --split-input-file --one-shot-bufferize="bufferize-function-boundaries" --cse --canonicalize | FileCheck %s --check-prefix=BUF
+
+// A static zero pad of two dimensions (low 1 / high 2 along H, low 1 / high
+// 0 along W): border slabs, two per padded dimension (the W slabs span only
+// the H interior, so no element is filled twice; the zero high pad of W has
+// none), each a linalg.fill into a slice of a tensor.empty, then the source
+// inserted into the interior.
+// CHECK-LABEL: func.func @two_dims
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x4x5x8xf32>)
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<2x7x6x8xf32>
+// CHECK:         %[[S0:.+]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [2, 1, 6, 8] [1, 1, 1, 1]
+// CHECK:         %[[F0:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S0]] : tensor<2x1x6x8xf32>)
+// CHECK:         %[[I0:.+]] = tensor.insert_slice %[[F0]] into %[[E]][0, 0, 0, 0] [2, 1, 6, 8] [1, 1, 1, 1]
+// CHECK:         %[[S1:.+]] = tensor.extract_slice %[[I0]][0, 5, 0, 0] [2, 2, 6, 8] [1, 1, 1, 1]
+// CHECK:         %[[F1:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S1]] : tensor<2x2x6x8xf32>)
+// CHECK:         %[[I1:.+]] = tensor.insert_slice %[[F1]] into %[[I0]][0, 5, 0, 0] [2, 2, 6, 8] [1, 1, 1, 1]
+// CHECK:         %[[S2:.+]] = tensor.extract_slice %[[I1]][0, 1, 0, 0] [2, 4, 1, 8] [1, 1, 1, 1]
+// CHECK:         %[[F2:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S2]] : tensor<2x4x1x8xf32>)
+// CHECK:         %[[I2:.+]] = tensor.insert_slice %[[F2]] into %[[I1]][0, 1, 0, 0] [2, 4, 1, 8] [1, 1, 1, 1]
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[R:.+]] = tensor.insert_slice %[[X]] into %[[I2]][0, 1, 1, 0] [2, 4, 5, 8] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.pad
+// CHECK:         return %[[R]]
+//
+// Bufferized in place: one allocation, the fills write the three border
+// subviews only, the source is one copy into the interior subview.
+// BUF-LABEL: func.func @two_dims
+// BUF:         %[[A:.+]] = memref.alloc() {{.*}} : memref<2x7x6x8xf32>
+// BUF-NOT:     linalg.fill {{.*}} outs(%[[A]] :
+// BUF:         %[[B0:.+]] = memref.subview %[[A]][0, 0, 0, 0] [2, 1, 6, 8]
+// BUF:         linalg.fill {{.*}} outs(%[[B0]] :
+// BUF-NOT:     memref.copy
+// BUF:         %[[B1:.+]] = memref.subview %[[A]][0, 5, 0, 0] [2, 2, 6, 8]
+// BUF:         linalg.fill {{.*}} outs(%[[B1]] :
+// BUF-NOT:     memref.copy
+// BUF:         %[[B2:.+]] = memref.subview %[[A]][0, 1, 0, 0] [2, 4, 1, 8]
+// BUF:         linalg.fill {{.*}} outs(%[[B2]] :
+// BUF-NOT:     memref.copy
+// BUF:         %[[IN:.+]] = memref.subview %[[A]][0, 1, 1, 0] [2, 4, 5, 8]
+// BUF:         memref.copy %{{.*}}, %[[IN]]
+// BUF-NOT:     memref.copy
+// BUF-NOT:     linalg.fill
+// BUF:         return
+func.func @two_dims(%x: tensor<2x4x5x8xf32>) -> tensor<2x7x6x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 2, 0, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<2x4x5x8xf32> to tensor<2x7x6x8xf32>
+  return %p : tensor<2x7x6x8xf32>
+}
+
+// -----
+
+// A non-zero constant pads the same way (the fill value is the constant).
+// CHECK-LABEL: func.func @constant_value
+// CHECK:         %[[V:.+]] = arith.constant 1.500000e+00 : f16
+// CHECK:         linalg.fill ins(%[[V]] : f16) outs(%{{.*}} : tensor<3x5xf16>)
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [2, 5] [1, 1] : tensor<2x5xf16> into tensor<5x5xf16>
+// CHECK-NOT:     tensor.pad
+func.func @constant_value(%x: tensor<2x5xf16>) -> tensor<5x5xf16> {
+  %v = arith.constant 1.5 : f16
+  %p = tensor.pad %x low[0, 0] high[3, 0] {
+  ^bb0(%a: index, %b: index):
+    tensor.yield %v : f16
+  } : tensor<2x5xf16> to tensor<5x5xf16>
+  return %p : tensor<5x5xf16>
+}
+
+// -----
+
+// Left alone: a dynamic pad amount, a dynamic source, and a padding value
+// that depends on the index (not a constant).
+// CHECK-LABEL: func.func @not_static
+// CHECK-COUNT-3: tensor.pad
+// CHECK-NOT:     linalg.fill
+func.func @not_static(%x: tensor<4x4xf32>, %y: tensor<?x4xf32>, %n: index)
+    -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p0 = tensor.pad %x low[%n, 0] high[0, 0] {
+  ^bb0(%a: index, %b: index):
+    tensor.yield %zero : f32
+  } : tensor<4x4xf32> to tensor<?x4xf32>
+  %p1 = tensor.pad %y low[1, 0] high[1, 0] {
+  ^bb0(%a: index, %b: index):
+    tensor.yield %zero : f32
+  } : tensor<?x4xf32> to tensor<?x4xf32>
+  %p2 = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%a: index, %b: index):
+    %i = arith.index_cast %a : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    tensor.yield %f : f32
+  } : tensor<4x4xf32> to tensor<6x4xf32>
+  return %p0, %p1, %p2 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<6x4xf32>
+}

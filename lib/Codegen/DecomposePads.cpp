@@ -56,6 +56,11 @@ struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
       if (low[d] < 0 || high[d] < 0)
         return rewriter.notifyMatchFailure(op, "negative padding");
 
+    // A constant yielded from inside the region (the greedy driver hoists
+    // constants, other drivers need not): a copy of it before the pad.
+    if (Operation *def = value.getDefiningOp();
+        def && op.getRegion().isAncestor(def->getParentRegion()))
+      value = rewriter.clone(*def)->getResult(0);
     Location loc = op.getLoc();
     ArrayRef<int64_t> source = sourceType.getShape();
     ArrayRef<int64_t> result = resultType.getShape();

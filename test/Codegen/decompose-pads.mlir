@@ -95,3 +95,22 @@ func.func @not_static(%x: tensor<4x4xf32>, %y: tensor<?x4xf32>, %n: index)
   } : tensor<4x4xf32> to tensor<6x4xf32>
   return %p0, %p1, %p2 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<6x4xf32>
 }
+
+// -----
+
+// The padding constant defined inside the pad's region: the fills use a
+// constant outside it.
+// CHECK-LABEL: func.func @constant_in_region
+// CHECK:         %[[V:.+]] = arith.constant 2.000000e+00 : f32
+// CHECK:         linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<1x5xf32>)
+// CHECK:         linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<2x5xf32>)
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[1, 0] [2, 5] [1, 1] : tensor<2x5xf32> into tensor<5x5xf32>
+// CHECK-NOT:     tensor.pad
+func.func @constant_in_region(%x: tensor<2x5xf32>) -> tensor<5x5xf32> {
+  %p = tensor.pad %x low[1, 0] high[2, 0] {
+  ^bb0(%a: index, %b: index):
+    %v = arith.constant 2.0 : f32
+    tensor.yield %v : f32
+  } : tensor<2x5xf32> to tensor<5x5xf32>
+  return %p : tensor<5x5xf32>
+}

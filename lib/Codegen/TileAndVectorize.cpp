@@ -1586,6 +1586,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     op = fuseInputPack(rewriter, op);
   bool hoistEarly = op->hasAttr(kHoistEarlyAttr);
   op->removeAttr(kHoistEarlyAttr);
+  bool stream =
+      role && role.getValue() == kRoleDwTap && op->hasAttr(kDwStreamAttrName);
   SmallVector<int64_t> innerInterchange;
   if (auto ic = op->getAttrOfType<DenseI64ArrayAttr>(kInnerInterchangeAttr)) {
     innerInterchange.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
@@ -1648,6 +1650,13 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   if (hoistEarly)
     for (LoopLikeOpInterface loop : loops)
       loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
+  // A contraction that streams out_backprop once (conv.dw_stream): its
+  // innermost reduction loop (over the positions of a block, around the
+  // register tile's contraction) is marked for the prefetch of the next
+  // block's rows (conv-cpu-lower-vectors).
+  if (stream && !loops.empty() &&
+      tiledOp->getParentOp() == loops.back().getOperation())
+    loops.back()->setAttr(kPrefetchRhsAttr, rewriter.getUnitAttr());
   tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   peelLoops(rewriter, loops);
   return success();

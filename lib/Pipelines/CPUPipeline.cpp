@@ -126,6 +126,7 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   if (options.optimize) {
     ConvCPULowerVectorsPassOptions vectorOptions;
     vectorOptions.bf16Dot = resolveBF16Dot(options);
+    vectorOptions.prefetch = options.prefetch;
     pm.addNestedPass<func::FuncOp>(
         createConvCPULowerVectorsPass(vectorOptions));
     ConvCPUExpandStridedCopiesPassOptions copyOptions;

@@ -75,7 +75,7 @@ std::string CompileOptions::str() const {
          " l1-cache-bytes=" + std::to_string(l1CacheBytes) +
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
-         " bf16-dot=" + bf16Dot +
+         " bf16-dot=" + bf16Dot + " prefetch=" + (prefetch ? "1" : "0") +
          " num-threads=" + std::to_string(numThreads);
 }
 
@@ -620,6 +620,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l1CacheBytes = options.l1CacheBytes;
   pipelineOptions.l2CacheBytes = options.l2CacheBytes;
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
+  pipelineOptions.prefetch = options.prefetch;
   if (options.bf16Dot == "auto")
     pipelineOptions.bf16Dot = conv::BF16Dot::Auto;
   else if (options.bf16Dot == "on")

@@ -115,13 +115,19 @@ cl::opt<std::string> bf16Dot(
              "vdpbf16ps: auto (when the host runs AVX512-BF16 at its FMA "
              "rate: AMD Zen 4/5, not the Intel Xeons), on, off"),
     cl::init("auto"), cl::cat(category));
+cl::opt<bool>
+    noPrefetch("no-prefetch",
+               cl::desc("No software prefetch in filter gradients that stream "
+                        "out_backprop once (pipeline option prefetch=false)"),
+               cl::cat(category));
 cl::opt<std::string> compare(
     "compare",
     cl::desc("With --repeat: also compile the function with these options "
              "changed (comma-separated KEY=VALUE, KEY one of "
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
-             "transpose-per-tap, bf16-dot, num-threads), time both in "
+             "transpose-per-tap, bf16-dot, prefetch (0 or 1), num-threads), "
+             "time both in "
              "alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> zeroInsertion(
@@ -251,7 +257,11 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.l3CacheBytes = number;
     else if (key == "num-threads")
       options.numThreads = unsigned(number);
-    else
+    else if (key == "prefetch") {
+      if (number > 1)
+        return error("expected 0 or 1");
+      options.prefetch = number == 1;
+    } else
       return error("unknown option '" + key.str() + "'");
   }
   return options;
@@ -290,6 +300,7 @@ int main(int argc, char **argv) {
   options.l1CacheBytes = l1CacheBytes;
   options.l2CacheBytes = l2CacheBytes;
   options.l3CacheBytes = l3CacheBytes;
+  options.prefetch = !noPrefetch;
   options.numThreads = numThreads;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);

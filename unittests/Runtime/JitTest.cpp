@@ -544,7 +544,7 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "num-threads=0");
+            "prefetch=1 num-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;
@@ -552,6 +552,9 @@ TEST(JitTest, BuildModuleText) {
   CompileOptions noDot;
   noDot.bf16Dot = "off";
   EXPECT_NE(noDot.str(), CompileOptions().str());
+  CompileOptions noPrefetch;
+  noPrefetch.prefetch = false;
+  EXPECT_NE(noPrefetch.str(), CompileOptions().str());
 }
 
 TEST(JitTest, RejectsAnUnknownBF16DotValue) {

@@ -49,6 +49,13 @@ struct HostVectorInfo {
 /// `unroll disable` from conv-cpu-annotate-loop-unrolling).
 constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
 
+/// Marks the innermost reduction loop (an scf.for) of register tiles that
+/// stream their right-hand operand once: the rows the loop reads are
+/// followed by the rows its next range reads (conv-cpu-tile-and-vectorize
+/// sets it for conv.dw_stream contractions; conv-cpu-lower-vectors'
+/// `prefetch` prefetches those rows for the contractions in its body).
+constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
+
 /// The discardable attribute that carries an scf.for's LLVM loop annotation
 /// (convert-scf-to-cf moves it to the back edge; conv-llvm-loop-annotations
 /// into the llvm.br property).

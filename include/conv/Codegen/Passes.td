@@ -184,6 +184,18 @@ def ConvCPULowerVectorsPass
     Last, f32 -> bf16 roundings become integer operations on the bits
     (round to nearest even), not a runtime call per element.
 
+    With `prefetch` (the default), first, a contraction in the body of an
+    `scf.for` of static range R marked `conv.prefetch_rhs`
+    (conv-cpu-tile-and-vectorize: the reduction loop of the register tiles
+    of a filter gradient that streams out_backprop once), whose right-hand
+    operand is a 2-D minor-identity
+    `vector.transfer_read` of a memref with rows of at least one cache line
+    running along the contraction's reduction, gets one `memref.prefetch`
+    (read, locality 3) per 64-byte line of each row r of that read, at row
+    index + R + r: the rows the loop's next range reads. The hardware
+    prefetchers leave the memory idle while a block is computed. Prefetches
+    do not fault; past the end of the buffer they only touch no data.
+
     Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
     y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the
     loops carry them as rows of (g, co), their reads and writes of whole
@@ -205,6 +217,9 @@ def ConvCPULowerVectorsPass
     Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
            "Lower bf16 pair contractions to x86vector.avx512.dot "
            "(vdpbf16ps; needs AVX512-BF16 where the code runs)">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"true",
+           "Prefetch the next rows of the right-hand operand of contractions "
+           "in loops marked conv.prefetch_rhs">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -88,6 +88,12 @@ struct ConvCPUPipelineOptions
           clEnumValN(BF16Dot::On, "on", "always (the JIT emulates it on "
                                         "hosts without AVX512-BF16)"),
           clEnumValN(BF16Dot::Off, "off", "never: bf16 widened to f32 FMAs"))};
+  PassOptions::Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("With optimize: software prefetch of the next "
+                     "out_backprop rows in filter gradients that stream it "
+                     "once (tiny-Cin layers with every tap fused)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate temporary buffers through "

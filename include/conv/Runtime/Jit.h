@@ -77,6 +77,9 @@ struct CompileOptions {
   /// (when the host runs AVX512-BF16 at its FMA rate: AMD Zen 4/5, not the
   /// Intel Xeons), "on", "off".
   std::string bf16Dot = "auto";
+  /// Software prefetch of the next out_backprop rows in filter gradients
+  /// that stream it once (tiny-Cin layers with every kernel tap fused).
+  bool prefetch = true;
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };

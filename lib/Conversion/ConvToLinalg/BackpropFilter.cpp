@@ -452,6 +452,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       contractions *= g.filterSpatial[d];
     contraction->setAttr(kDwContractionsAttrName,
                          rewriter.getI64IntegerAttr(contractions));
+    if (lead == 0)
+      contraction->setAttr(kDwStreamAttrName, rewriter.getUnitAttr());
     Value result = tensor::ExpandShapeOp::create(
         rewriter, loc, blockType, contraction.getResult(0),
         SmallVector<ReassociationIndices>{

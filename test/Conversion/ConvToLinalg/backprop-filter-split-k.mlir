@@ -107,7 +107,7 @@ func.func @large_dw(%x: tensor<4x48x48x256xf32>, %dy: tensor<4x48x48x128xf32>) -
 // CHECK-LABEL: func.func @fused_all
 // CHECK:         %[[PARTS:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x1x16xf32>)
 // CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<2x48x48x3x3xf32>) attrs = {conv.role = "row_gather"}
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.dw_contractions = {{[0-9]+}} : i64, conv.role = "dw_tap"}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x48x48x9xf32>, tensor<2x48x48x16xf32>) outs(%{{.*}} : tensor<9x16xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.dw_stream, conv.role = "dw_tap"}
 // CHECK:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x1x16xf32>)
 // NOSPLIT-LABEL: func.func @fused_all
 // NOSPLIT-NOT:     tensor<2x3x3x1x16xf32>

@@ -105,7 +105,8 @@ func.func @empty_batch(%x: tensor<0x2x3x1xf32>, %dy: tensor<0x1x2x1xf32>) -> ten
 // all kernel dimensions are fused with ci (3 x 3 x 1 = 9 rows < 16 after
 // fusing only the last one): one packed copy P'[b, oh, ow, kh, kw, ci] =
 // x[b, oh + kh, ow + kw, ci], collapsed to [b, oh, ow, 9], and a single
-// dw_tap contraction into dW viewed as [9, Cout]; no scf.forall. With
+// dw_tap contraction into dW viewed as [9, Cout], marked conv.dw_stream (it
+// reads each out_backprop position once); no scf.forall. With
 // dilation 1 along the last dimension, its (kw, ci) pairs are a contiguous
 // run of the input viewed as [b, h, w * ci]: the pack is a row gather of
 // runs j = kw * ci + ci' at ow * ci.
@@ -117,7 +118,7 @@ func.func @empty_batch(%x: tensor<0x2x3x1xf32>, %dy: tensor<0x1x2x1xf32>) -> ten
 // CHECK:         %[[PC:.+]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x4x4x3x3xf32> into tensor<1x4x4x9xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x1x8xf32> into tensor<9x8xf32>
 // CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]
-// CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.role = "dw_tap"}
+// CHECK-SAME:      ins(%[[PC]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x4x4x8xf32>) outs(%{{.*}} : tensor<9x8xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.dw_stream, conv.role = "dw_tap"}
 // CHECK:         tensor.expand_shape %[[C]] {{\[\[}}0, 1, 2], [3]] output_shape [3, 3, 1, 8] : tensor<9x8xf32> into tensor<3x3x1x8xf32>
 func.func @tiny_channels_all_taps_fused(%x: tensor<1x6x6x1xf32>, %dy: tensor<1x4x4x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x6x6x1xf32>, tensor<1x4x4x8xf32> -> tensor<3x3x1x8xf32>

@@ -16,6 +16,16 @@
 // TR: B speed / A speed: median {{[0-9.]+}} of 2 pairs
 // TR: B - A: max abs difference {{[0-9.]+}}e{{[-+][0-9]+}} (max |A|
 
+// A tiny-Cin filter gradient that streams out_backprop once, with and
+// without its software prefetch: the same sums (prefetches change no value).
+// RUN: conv-run %s --entry stream --repeat 2 --num-threads=1 --compare=prefetch=0 | FileCheck %s --check-prefix=PREFETCH
+// PREFETCH: B (prefetch=0): compile
+// PREFETCH: B - A: max abs difference 0.000e+00
+// RUN: not conv-run %s --entry bf --repeat 2 --compare=prefetch=2 2>&1 | FileCheck %s --check-prefix=BOOL
+// BOOL: error: --compare: 'prefetch=2': expected 0 or 1
+// RUN: not conv-run %s --entry bf --repeat 2 --no-prefetch --compare=prefetch=0 2>&1 | FileCheck %s --check-prefix=SAMEPF
+// SAMEPF: error: --compare=prefetch=0 changes none of the compile options
+
 // RUN: not conv-run %s --entry bf --repeat 2 --compare=tile-rows=2 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: --compare: 'tile-rows=2': unknown option 'tile-rows'
 // RUN: not conv-run %s --entry bf --repeat 2 --compare=l2-cache-bytes=big 2>&1 | FileCheck %s --check-prefix=VALUE
@@ -39,4 +49,11 @@ func.func @tr(%x: tensor<1x4x4x16xf32>, %k: tensor<4x4x8x16xf32>) -> tensor<1x8x
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<1x4x4x16xf32>, tensor<4x4x8x16xf32> -> tensor<1x8x8x8xf32>
   return %y : tensor<1x8x8x8xf32>
+}
+
+func.func @stream(%x: tensor<2x18x34x3xf32>, %dy: tensor<2x16x32x64xf32>) -> tensor<3x3x3x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x18x34x3xf32>, tensor<2x16x32x64xf32> -> tensor<3x3x3x64xf32>
+  return %dw : tensor<3x3x3x64xf32>
 }

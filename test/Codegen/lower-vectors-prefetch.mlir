@@ -1,0 +1,128 @@
+// RUN: conv-opt %s --conv-cpu-lower-vectors="vector-bits=512" --split-input-file | FileCheck %s
+// RUN: conv-opt %s --conv-cpu-lower-vectors="vector-bits=512 prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
+
+// The register tile of a filter gradient streaming out_backprop once: the
+// loop over a block of 16 positions (4 per step) is marked
+// conv.prefetch_rhs. Per step, each of the 4 rows of 32 f32 (2 cache lines)
+// of the right-hand read is prefetched 16 positions further on: 8 prefetches
+// at rows i + 16 .. i + 19, columns 0 and 16. The mark is removed.
+// CHECK-LABEL: func.func @marked
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C17:.+]] = arith.constant 17 : index
+// CHECK-DAG:     %[[C18:.+]] = arith.constant 18 : index
+// CHECK-DAG:     %[[C19:.+]] = arith.constant 19 : index
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:           %[[R0:.+]] = arith.addi %[[I]], %[[C16]] : index
+// CHECK-NEXT:      memref.prefetch %[[DY:.+]][%[[R0]], %[[C0]]], read, locality<3>, data : memref<64x32xf32>
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R0]], %[[C16]]], read, locality<3>, data : memref<64x32xf32>
+// CHECK-NEXT:      %[[R1:.+]] = arith.addi %[[I]], %[[C17]] : index
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R1]], %[[C0]]]
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R1]], %[[C16]]]
+// CHECK-NEXT:      %[[R2:.+]] = arith.addi %[[I]], %[[C18]] : index
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R2]], %[[C0]]]
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R2]], %[[C16]]]
+// CHECK-NEXT:      %[[R3:.+]] = arith.addi %[[I]], %[[C19]] : index
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R3]], %[[C0]]]
+// CHECK-NEXT:      memref.prefetch %[[DY]][%[[R3]], %[[C16]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.fma
+// CHECK-NOT:     conv.prefetch_rhs
+// OFF-LABEL: func.func @marked
+// OFF-NOT:     memref.prefetch
+// OFF-NOT:     conv.prefetch_rhs
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @marked(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector<2x32xf32>) -> vector<2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<2x32xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x32xf32>, vector<4x32xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x32xf32> into vector<2x32xf32>
+    scf.yield %n : vector<2x32xf32>
+  } {conv.prefetch_rhs}
+  return %r : vector<2x32xf32>
+}
+
+// -----
+
+// Not marked: no prefetch.
+// CHECK-LABEL: func.func @unmarked
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @unmarked(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector<2x32xf32>) -> vector<2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<2x32xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x32xf32>, vector<4x32xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x32xf32> into vector<2x32xf32>
+    scf.yield %n : vector<2x32xf32>
+  }
+  return %r : vector<2x32xf32>
+}
+
+// -----
+
+// Marked, but rows shorter than a cache line (8 f32), a loop of dynamic
+// range, and a right-hand operand that is not read from a memref: no
+// prefetch, and the marks are removed.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     conv.prefetch_rhs
+// CHECK-LABEL: func.func @dynamic_range
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     conv.prefetch_rhs
+// CHECK-LABEL: func.func @not_a_read
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     conv.prefetch_rhs
+// CHECK:         return
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @short_rows(%x: memref<64x2xf32>, %dy: memref<64x8xf32>, %init: vector<2x8xf32>) -> vector<2x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<2x8xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x8xf32>, vector<4x8xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x8xf32> into vector<2x8xf32>
+    scf.yield %n : vector<2x8xf32>
+  } {conv.prefetch_rhs}
+  return %r : vector<2x8xf32>
+}
+func.func @dynamic_range(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector<2x32xf32>, %ub: index) -> vector<2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %ub step %c4 iter_args(%a = %init) -> (vector<2x32xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x32xf32>, vector<4x32xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x32xf32> into vector<2x32xf32>
+    scf.yield %n : vector<2x32xf32>
+  } {conv.prefetch_rhs}
+  return %r : vector<2x32xf32>
+}
+func.func @not_a_read(%x: memref<64x2xf32>, %y: vector<4x32xf32>, %init: vector<2x32xf32>) -> vector<2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<2x32xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x32xf32> into vector<2x32xf32>
+    scf.yield %n : vector<2x32xf32>
+  } {conv.prefetch_rhs}
+  return %r : vector<2x32xf32>
+}

@@ -122,6 +122,11 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
 
+/// Row counts of the 2-vector tiles of single-tap transposed-convolution
+/// phases whose rows no 4-vector tile count of up to kWideTileRows divides
+/// well (see tileOne).
+constexpr int64_t kMinNarrowPhaseTileRows = 12, kMaxNarrowPhaseTileRows = 14;
+
 /// A filter gradient's reduction block is a whole output row when that row
 /// of input and out_backprop takes at most this many eighths of the L1.
 constexpr int64_t kWholeRowL1Eighths = 7;
@@ -185,6 +190,8 @@ private:
   HostVectorInfo host;
   /// Operands already copied to a conflict-free row pitch.
   llvm::DenseSet<Value> repitched;
+  /// The function's transpose_phase contractions (before tiling).
+  int64_t numPhaseContractions = 0;
 };
 
 /// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
@@ -826,10 +833,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // optimizer took 2-3x as long on phases of several taps (their tap
     // loops are unrolled around the 4-channel steps): 3x3 and 5x5 stride-2
     // layers' compile rose from 260-340 to 410-710 ms, so those keep 1.
-    if (!pairs && widenRegisterTile(t, accType, ranges[co])) {
-      int64_t phaseTaps = 1;
-      for (int64_t d = 0; d < numTaps; ++d)
-        phaseTaps *= ranges[n + 2 + d];
+    int64_t phaseTaps = 1;
+    for (int64_t d = 0; d < numTaps; ++d)
+      phaseTaps *= ranges[n + 2 + d];
+    bool wide = !pairs && widenRegisterTile(t, accType, ranges[co]);
+    if (wide) {
       if (!reductionChunk && phaseTaps == 1)
         t.reductionChunk = ranges[ci] % 4 == 0   ? 4
                            : ranges[ci] % 2 == 0 ? 2
@@ -848,6 +856,36 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                      : chooseRows(ranges[rowDim], t.rows,
                                                   t.cols / lanes(accType));
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
+    // The single-tap contraction of a kernel that equals its stride (the
+    // whole transposed convolution is this one contraction: a
+    // depth-to-space contraction, or one phase of a single tap) whose rows give
+    // 4-vector tiles of fewer than 6 rows (no count up to 6 divides them well:
+    // 52 or 196 positions run as 4-row tiles of 16 accumulators) but are a
+    // multiple of 12 to 14 positions: tiles of that many rows x 2 vectors
+    // instead (26-28 accumulators, 2 column operands and a broadcast), when a
+    // tile's input rows (every column tile re-reads them) take at most 3/4 of
+    // the L1. conv-run --compare, medians of 9-21 alternating call pairs, 1 / 2
+    // threads: 2-D U-Net 2x2 s2 up-convolutions 196 -> 14 x 14 rows +8 / +8 %,
+    // 52 -> 13 x 4 +5-7 / +1-3 %. (1024 input channels: the 14-row tile's input
+    // rows are 56 KB, -12 %.) The code doubles (LLVM dialect of those two: 793
+    // -> 1444 and 1076 -> 2211 lines, still under 250 ms to compile). Not for
+    // phases of a kernel larger than its stride: a Keras 3x3 s2 layer's phases,
+    // 28 -> 14 x 2, ran +5 % but its compile rose from about 280 to 300-490 ms.
+    if (wide && phaseTaps == 1 && numPhaseContractions == 1 &&
+        !registerTileRows && !registerTileVectors && rowDim == n &&
+        inner[rowDim] < kWideTileRows &&
+        ranges[co] % (2 * lanes(accType)) == 0) {
+      unsigned regs =
+          numVectorRegisters ? numVectorRegisters : host.numRegisters;
+      for (int64_t r = kMaxNarrowPhaseTileRows; r >= kMinNarrowPhaseTileRows;
+           --r)
+        if (ranges[rowDim] % r == 0 && 2 * r + 3 <= int64_t(regs) &&
+            r * ranges[ci] * elemBytes <= l1 * 3 / 4) {
+          inner[rowDim] = r;
+          inner[co] = 2 * lanes(accType);
+          break;
+        }
+    }
     colsDim = co;
     for (int64_t d = 0; d < numTaps; ++d) {
       inner[n + 2 + d] = 1; // every tap
@@ -857,13 +895,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows
     // sweep over it; the block loop is outermost.
-    int64_t taps = 1;
-    for (int64_t d = 0; d < numTaps; ++d)
-      taps *= ranges[n + 2 + d];
-    int64_t panelBytes = taps * ranges[ci] * t.cols * elemBytes;
+    int64_t panelBytes = phaseTaps * ranges[ci] * t.cols * elemBytes;
     if (panelBytes > l2 / 2) {
       int64_t ciBlock = std::max<int64_t>(
-          8, l2 / 2 / (taps * t.cols * elemBytes) / 8 * 8);
+          8, l2 / 2 / (phaseTaps * t.cols * elemBytes) / 8 * 8);
       if (ciBlock < ranges[ci]) {
         outer[ci] = ciBlock;
         interchange.push_back(ci);
@@ -1693,6 +1728,10 @@ void TileAndVectorize::runOnOperation() {
       rowGathers.push_back(op);
     else if (role)
       roots.push_back(op);
+  });
+  numPhaseContractions = llvm::count_if(roots, [](linalg::GenericOp op) {
+    return op->getAttrOfType<StringAttr>(kRoleAttrName).getValue() ==
+           kRoleTransposePhase;
   });
   for (linalg::GenericOp op : rowAdds)
     (void)tileRowAdd(rewriter, op);

@@ -1024,11 +1024,15 @@ bool hasOddBF16Vectors(Operation *func) {
 /// memref.prefetch at row index + R + r, R the static range of the
 /// enclosing scf.for. The fully fused tiny-Cin filter gradients read
 /// out_backprop once, a block of positions at a time; the next block's rows
-/// are fetched while this one is computed (conv-run --compare, 1 thread,
-/// 15 alternating call pairs: VGG's 224x224x3 -> 64 first layer +15 %, a
-/// 48x480x1 -> 16 layer +18 %). Not for layers whose register tiles
-/// re-read out_backprop blocks from the L2 (the 7x7 stem's leading taps:
-/// -15 %, 3x3 64 -> 64: -5 %): the marks keep it off those.
+/// are fetched while this one is computed (conv-run --compare, 21
+/// alternating call pairs, 1 / 2 threads: VGG's 224x224x3 -> 64 first
+/// layer +17 / +43 %, a 48x480x1 -> 16 layer +9 / +13 %). Not for layers
+/// whose register tiles re-read out_backprop blocks from the L2 (prefetching
+/// every contraction's next rows: the 7x7 stem's leading taps -15 %, 3x3
+/// 64 -> 64 -5 % with 1 thread): only the lowering's conv.dw_stream
+/// contractions get the mark. (Issued by one register tile of a block only,
+/// in an scf.if, the prefetches ran 13-22 % slower; two ranges ahead, the
+/// same.)
 void insertRhsPrefetches(func::FuncOp func) {
   // A 64-byte cache line.
   constexpr int64_t kLineBits = 512;

@@ -122,9 +122,9 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
 
-/// Row counts of the 2-vector tiles of single-tap transposed-convolution
-/// phases whose rows no 4-vector tile count of up to kWideTileRows divides
-/// well (see tileOne).
+/// Row counts of the 2-vector tiles of a transposed convolution that is one
+/// single-tap contraction, when no 4-vector tile count of up to
+/// kWideTileRows divides its rows well (see tileOne).
 constexpr int64_t kMinNarrowPhaseTileRows = 12, kMaxNarrowPhaseTileRows = 14;
 
 /// A filter gradient's reduction block is a whole output row when that row

@@ -194,7 +194,8 @@ def ConvCPULowerVectorsPass
     (read, locality 3) per 64-byte line of each row r of that read, at row
     index + R + r: the rows the loop's next range reads. The hardware
     prefetchers leave the memory idle while a block is computed. Prefetches
-    do not fault; past the end of the buffer they only touch no data.
+    do not fault: those of the last block, past the end of the buffer, are
+    hints the kernel never reads.
 
     Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
     y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the

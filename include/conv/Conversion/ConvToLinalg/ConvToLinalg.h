@@ -29,7 +29,7 @@ constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
 /// dimension fused into its rows (no leading taps): the whole filter
 /// gradient is this one contraction, which reads each out_backprop position
 /// once, in the order of its reduction (conv-cpu-tile-and-vectorize marks
-/// its register-tile contractions for software prefetch).
+/// its register tiles' reduction loops for software prefetch).
 constexpr llvm::StringLiteral kDwStreamAttrName = "conv.dw_stream";
 /// On a dw_tap contraction of bf16 pair operands (docs/Lowering.md §2.6):
 /// its last loop `e` (extent 2) is the pair of consecutive output positions

@@ -1031,7 +1031,7 @@ bool hasOddBF16Vectors(Operation *func) {
 /// every contraction's next rows: the 7x7 stem's leading taps -15 %, 3x3
 /// 64 -> 64 -5 % with 1 thread): only the lowering's conv.dw_stream
 /// contractions get the mark. (Issued by one register tile of a block only,
-/// in an scf.if, the prefetches ran 13-22 % slower; two ranges ahead, the
+/// in an scf.if, the prefetches ran 11-22 % slower; two ranges ahead, the
 /// same.)
 void insertRhsPrefetches(func::FuncOp func) {
   // A 64-byte cache line.

@@ -127,8 +127,7 @@ cl::opt<std::string> compare(
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
              "transpose-per-tap, bf16-dot, prefetch (0 or 1), num-threads), "
-             "time both in "
-             "alternating calls and print the speed ratio"),
+             "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

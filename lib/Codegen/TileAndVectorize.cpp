@@ -899,6 +899,18 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     if (panelBytes > l2 / 2) {
       int64_t ciBlock = std::max<int64_t>(
           8, l2 / 2 / (phaseTaps * t.cols * elemBytes) / 8 * 8);
+      // As many blocks, or the fewest more, of equal size (a multiple of
+      // 8) that divide the channels: a remainder block is a second copy
+      // of the phase's whole register-tile nest. Keras' 5x5 stride-2
+      // layer's 9-tap phase on a 1 MiB L2: 128 + 128 channels instead of
+      // 224 + 32, compile 480 -> 370 ms, speed unchanged (conv-run
+      // --compare against the unblocked nest).
+      for (int64_t blocks = llvm::divideCeil(ranges[ci], ciBlock);
+           blocks <= ranges[ci] / 8; ++blocks)
+        if (ranges[ci] % blocks == 0 && ranges[ci] / blocks % 8 == 0) {
+          ciBlock = ranges[ci] / blocks;
+          break;
+        }
       if (ciBlock < ranges[ci]) {
         outer[ci] = ciBlock;
         interchange.push_back(ci);

@@ -35,29 +35,28 @@ func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32
 // Transposed 3x3 stride-1 layer with 128 input channels (one phase with
 // all 9 taps): the kernel panel of one 16-column tile (9 taps x 128 ci x 16
 // co x 4 B = 72 KiB) exceeds half the L2, so the input channels are blocked
-// by 32 KiB / (9 x 64 B) = 56 (a multiple of 8) in the outermost loop, and
-// the output rows sweep every block (128 = 2 x 56 + a peeled 16). The
-// blocks split the reduction, so the phase's zero fill is not fused into
-// the tiles (every block would restart from zero): it runs once, before.
-// The output rows go two at a time (a 34-position row of a 56-channel
-// block is 7.4 KiB; two such rows fit a quarter of the 64 KiB L2), so that
-// each column tile's kernel panel serves the register tiles of both rows.
+// in the outermost loop: 32 KiB / (9 x 64 B) = 56 channels (a multiple of
+// 8) would take 3 blocks, but 56 + 56 + 16 would peel the last one (a
+// second copy of the whole nest), so the blocks are the fewest equal ones
+// of a multiple of 8 that divide the channels, 4 x 32; the output rows
+// sweep every block. The blocks split the reduction, so the phase's zero
+// fill is not fused into the tiles (every block would restart from zero):
+// it runs once, before. The output rows go two at a time (a 34-position
+// row of a 32-channel block is 4.25 KiB; 3 such rows fit a quarter of the
+// 64 KiB L2, and 2 is the largest count down to half of that dividing the
+// 34 rows), so that each column tile's kernel panel serves the register
+// tiles of both rows.
 // CHECK-LABEL: func.func @transpose_ci_blocks
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x34x34x16xf32>)
-// CHECK:         scf.for %{{.*}} = %c0 to %c112 step %c56
+// CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c32
 // CHECK:           scf.for %{{.*}} = %c0 to %c34 step %c2
 // CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c30 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:                   scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                     scf.for %{{.*}} = %c0 to %c56 step %c1
+// CHECK:                     scf.for %{{.*}} = %c0 to %c32 step %c1
 // CHECK:                       arith.mulf {{.*}} : vector<6x16xf32>
-// CHECK:         scf.for %{{.*}} = %c0 to %c34 step %c2
-// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c30 step %c6
-// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                   scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK-NOT:     scf.for %{{.*}} = %c0 to %c34 step %c2
 func.func @transpose_ci_blocks(%x: tensor<1x32x32x128xf32>, %k: tensor<3x3x16x128xf32>) -> tensor<1x34x34x16xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1, 1] dilation_rate = [1, 1] : tensor<1x32x32x128xf32>, tensor<3x3x16x128xf32> -> tensor<1x34x34x16xf32>
   return %y : tensor<1x34x34x16xf32>

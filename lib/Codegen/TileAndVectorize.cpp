@@ -633,15 +633,18 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Several taps with channel-blocked dW tiles (512 x 512 channels): a
     // half-L1 block is 16 positions, and every register tile reloads and
     // stores its accumulators each 2 reduction chunks. Such blocks are
-    // sized for an eighth of the L2 instead, as the single contractions'
-    // above (the tiles of a block re-read it from there). A sixteenth of
-    // the L2 on a 2 MiB L2: 38x57 dilated 3x3: 16 -> 57 positions (one
-    // row), 97 -> 105 GFLOP/s with 1 thread, 164 -> 183 with 2; 7x7
-    // images: one image instead of 2 rows, +1-4 %. On a 1 MiB L2 (Zen 4) a
-    // sixteenth was 21-28 positions (2 rows of 14, 4 + 3 rows of 7, one
-    // row of 28): an eighth against a sixteenth, conv-run --compare, 40
-    // call pairs, 1 / 2 threads: rn12 (7x7x2048 -> 512) +5 / +3 %, dl1
-    // +5 / +2 %, rn6 +4 / +1 %, rn7 +2 %, db6 +2 / +3 %, rn11 +2 / +5 %.
+    // sized for a quarter of the L2 instead (the tiles of a block re-read
+    // it from there; with the dW blocks, at most another quarter, they
+    // take half the L2). A sixteenth of the L2 on a 2 MiB L2: 38x57
+    // dilated 3x3: 16 -> 57 positions (one row), 97 -> 105 GFLOP/s with 1
+    // thread, 164 -> 183 with 2; 7x7 images: one image instead of 2 rows,
+    // +1-4 %. On a 1 MiB L2 (Zen 4) a sixteenth was 21-28 positions (2
+    // rows of 14, 4 + 3 rows of 7, one row of 28). conv-run --compare, 40
+    // call pairs, 1 / 2 threads, an eighth against a sixteenth: rn12
+    // (7x7x2048 -> 512) +5 / +3 %, dl1 +5 / +2 %, rn6 +4 / +1 %, rn7 +2 %,
+    // db6 +2 / +3 %, rn11 +2 / +5 %; a quarter against an eighth (60
+    // pairs): rn10 (14x14x1024 -> 256, 7 rows instead of 2) +9 / +8 %, rn7
+    // +3 / 0 %, rn9 and rn6 within +-2 %.
     // So are whole dW tiles larger than the L1, whose accumulators a block
     // reloads from the L2: the 512 x 256 halves of a 7x7x512 -> 512 layer's
     // taps with 2 threads (dw-threads) are 512 KiB, not channel-blocked, and
@@ -659,7 +662,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     if ((channelBlocked ||
          (!singleContraction && ciBlock * coBlock * accBytes > l1)) &&
         blockBudget / std::max<int64_t>(1, rowBytes) < 4 * t.reductionChunk)
-      blockBudget = std::max(blockBudget, l2 / 8);
+      blockBudget = std::max(blockBudget, l2 / 4);
     // Rows packed by each block from a single-channel input (fuseInputPack,
     // transposed): blocks of an eighth of the L1. Measured with 1 thread
     // (16 x 48 x 480 -> 16 channels 3x3: 40 positions 88-93 GFLOP/s, 80

@@ -13,19 +13,19 @@
 // peeled 4-channel block, a second copy of the whole nest): the co blocks
 // of 64 only, with 10 register tiles of 6 x 16 and a remainder tile of 4
 // rows. The block loop is outermost and every reduction block of (b, oh,
-// ow) runs inside it. A reduction block of channel-blocked tiles takes an
-// eighth of the L2 (8 KiB: 16 positions of 64 + 64 channels, two rows of
-// 8), so every register tile keeps its accumulators over two rows.
+// ow) runs inside it. A reduction block of channel-blocked tiles takes a
+// quarter of the L2 (16 KiB: 32 positions of 64 + 64 channels, four rows
+// of 8), so every register tile keeps its accumulators over four rows.
 // CHECK-LABEL: func.func @dw_channel_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c2
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c4
 // CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                   scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
 // CHECK:               scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                 scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:                 scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:                   vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
 // CHECK-NOT:     scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:         return

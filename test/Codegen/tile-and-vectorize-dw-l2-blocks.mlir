@@ -28,11 +28,17 @@ func.func @dw_1x1(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // The same channels with a 3x3 filter (9 contractions): each tap's dW
 // (64 KiB) is larger than the L1, so a block reloads its accumulators from
 // the L2, and half the L1 would be 12 positions. The blocks are sized for
-// an eighth of the L2 instead (as for the single contraction above and for
-// channel blocks, below): 48 positions, which divide 96.
+// a quarter of the L2 instead (as for channel blocks, below; the single
+// contraction above takes an eighth): 102 positions, so the whole 96-long
+// row: no block loop over the row, and a register tile reduces the tap's
+// whole row (its rows that read the input: a dynamic range) at a time.
 // CHECK-LABEL: func.func @dw_3x3
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c48
+// CHECK:           scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c96 step %c8
+// CHECK-NOT:       step %c48
 // CHECK-NOT:       step %c24
 func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> tensor<3x3x64x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x96x64xf32>, tensor<1x4x96x256xf32> -> tensor<3x3x64x256xf32>
@@ -44,24 +50,24 @@ func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // A 3x3 layer with 128 + 128 channels (1024 bytes per position) and
 // 28-position rows: half the L1 holds 16 positions, which would cut every
 // row into 16 + 12. The tap's dW (64 KiB) is larger than the L1, so the
-// block is sized for an eighth of the L2 (64 positions): two whole rows,
+// block is sized for a quarter of the L2 (128 positions): four whole rows,
 // each reduced in 7 chunks of 4 positions (a whole number of half chunks:
 // no peeled remainder). The rows are the tap's rows that read the input
-// (27 or 28: a dynamic range), so an odd count leaves a one-row block.
+// (27 or 28: a dynamic range), so the last block can be shorter.
 // CHECK-LABEL: func.func @dw_whole_row
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
 // CHECK:           %[[R:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>
 // CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (28, d0)>(%[[R]])
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %{{.*}} step %c2
+// CHECK:             scf.for %{{.*}} = %c0 to %{{.*}} step %c4
 // CHECK-NOT:           step %c16
 // CHECK:               scf.for %{{.*}} = %c0 to %c126 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c128 step %c16
-// CHECK:                   scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:                   scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:                     scf.for %{{.*}} = %c0 to %c28 step %c4
 // CHECK:                       vector.transfer_read %{{.*}} vector<4x6xf32>
 // CHECK-NOT:                   vector<8x6xf32>
-// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %c2
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[ROWS]] step %c4
 // CHECK:         return
 func.func @dw_whole_row(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x128xf32>) -> tensor<3x3x128x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x28x28x128xf32>, tensor<2x28x28x128xf32> -> tensor<3x3x128x128xf32>
@@ -102,9 +108,9 @@ func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x12
 // 252 in whole tiles, made 256 to divide the 512 channels; 42 tiles of 6
 // rows and one of 4), whose rows are 2 KiB a position, so half the L1 would be
 // 8 positions (one reduction chunk: the register tiles would reload their
-// accumulators every 8 positions). The block is sized for an eighth of the
-// L2 instead: 64 positions, so the whole 57-position row (7 chunks of 8
-// and a peeled one).
+// accumulators every 8 positions). The block is sized for a quarter of
+// the L2 instead: 128 positions, so the whole 57-position row (7 chunks of
+// 8 and a peeled one).
 // AVX512-LABEL: func.func @dw_3x3_channel_blocks
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
 // AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c256
@@ -126,10 +132,10 @@ func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x
 // not a multiple of the threads, so each tap's output channels are split in
 // two (dw-threads): 18 dW tiles of 256 x 128 (128 KiB: larger than the L1,
 // under the quarter of the L2 that would cut them into channel blocks).
-// Their blocks are sized for an eighth of the L2 (128 KiB, 85 positions at
-// 1.5 KiB each: the 7 rows), so they take the tap's whole image (7 or 6
-// rows: a dynamic range): no block loop over rows, and no 7-position
-// blocks. (With half
+// Their blocks are sized for a quarter of the L2 (256 KiB, 170 positions
+// at 1.5 KiB each: more than the 7 rows), so they take the tap's whole
+// image (7 or 6 rows: a dynamic range): no block loop over rows, and no
+// 7-position blocks. (With half
 // the L1 a block was one row: 7x7x512 -> 512, N16, 2 threads, medians:
 // 157 -> 239 GFLOP/s with L2-sized 6-row blocks, 136 -> 157 with whole
 // images in a slower period of the host.)
@@ -153,7 +159,7 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // 1 MiB L2: 256 x 256 blocks; ResNet's 14x14x1024 -> 256 and 7x7x2048 ->
 // 512) and short rows: a half-L1 block would be one 7-position row, after
 // which every register tile stores and reloads its accumulators. Its
-// blocks are sized for an eighth of the L2 instead (the image's 4 rows, 28
+// blocks are sized for a quarter of the L2 instead (the image's 4 rows, 28
 // positions, take all of them), and the rows loop runs inside the register
 // tiles.
 // AVX512-LABEL: func.func @dw_1x1_channel_blocks

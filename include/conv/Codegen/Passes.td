@@ -65,7 +65,7 @@ def ConvCPUTileAndVectorizePass
       copied row by row into a `bufferization.alloc_tensor` (once, for all
       taps; a strided slice is gathered; only when the tap does >= 1024
       FLOPs per element). Channel-blocked multi-tap blocks of under four
-      chunks and single-channel packed rows get blocks of L2/8 and L1/8.
+      chunks and single-channel packed rows get blocks of L2/4 and L1/8.
       A tiny-Cin contraction whose rows come from a `row_gather` pack has
       each static block pack its own rows into a scratch tensor made once
       outside the block loops (transposed, [rows, b, o...], for a

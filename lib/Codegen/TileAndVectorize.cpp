@@ -23,6 +23,7 @@
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -192,6 +193,18 @@ private:
   llvm::DenseSet<Value> repitched;
   /// The function's transpose_phase contractions (before tiling).
   int64_t numPhaseContractions = 0;
+  /// The output slices of the transpose_phase contractions that carry
+  /// kPhaseWindowAttrName (their init, or the init of their zero fill):
+  /// where phaseRowOffsets stops.
+  llvm::DenseSet<Value> phaseOutputs;
+  std::optional<SmallVector<OpFoldResult>>
+  phaseRowOffsets(linalg::GenericOp op, int64_t resultDim) const;
+  void clipPhaseTaps(RewriterBase &rewriter, ArrayRef<int64_t> window,
+                     ArrayRef<SmallVector<OpFoldResult>> rowOffsets,
+                     ArrayRef<LoopLikeOpInterface> parallelLoops,
+                     ArrayRef<int64_t> parallelDims,
+                     ArrayRef<LoopLikeOpInterface> tapLoops,
+                     ArrayRef<int64_t> tapLoopDims);
 };
 
 /// Tiles `op` with `sizes`; replaces it and returns the tiled op and loops.
@@ -808,6 +821,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     threadDim = co;
     threadAlign = t.cols;
   } else if (role.getValue() == kRoleTransposePhase) {
+    // The output slice that clipPhaseTaps finds the tiles' rows from.
+    if (op->hasAttr(kPhaseWindowAttrName)) {
+      Value out = op.getDpsInits()[0];
+      if (auto fill = out.getDefiningOp<linalg::FillOp>())
+        out = fill.getDpsInits()[0];
+      phaseOutputs.insert(out);
+    }
     // Loops [b, o_0..o_{n-1}, co, t_0..t_{T-1}, ci]; T = n unless the op
     // says otherwise (conv.phase_taps).
     int64_t numTaps = (numLoops - 3) / 2;
@@ -1060,11 +1080,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
 /// remaining dimensions in order; one scf.for per non-zero size, as
 /// scf::tileUsingSCF generates them) that run over one of `dims` with
 /// kLLVMUnrollAttr.
-static void markUnrolledLoops(RewriterBase &rewriter,
-                              ArrayRef<LoopLikeOpInterface> loops,
-                              ArrayRef<int64_t> sizes,
-                              ArrayRef<int64_t> interchange,
-                              ArrayRef<int64_t> dims) {
+/// The loop dimension of each loop of a tiling of `sizes` (in `interchange`
+/// order, then the remaining dimensions in order; one scf.for per non-zero
+/// size, as scf::tileUsingSCF generates them); empty when the loops do not
+/// match.
+static SmallVector<int64_t> tiledLoopDims(ArrayRef<LoopLikeOpInterface> loops,
+                                          ArrayRef<int64_t> sizes,
+                                          ArrayRef<int64_t> interchange) {
   SmallVector<int64_t> order(interchange);
   for (int64_t d = 0, e = sizes.size(); d < e; ++d)
     if (!llvm::is_contained(order, d))
@@ -1074,10 +1096,138 @@ static void markUnrolledLoops(RewriterBase &rewriter,
     if (sizes[d] != 0)
       loopDims.push_back(d);
   if (loopDims.size() != loops.size())
-    return;
-  for (auto [loop, d] : llvm::zip_equal(loops, loopDims))
+    return {};
+  return loopDims;
+}
+
+/// Marks the loops of a tiling (see tiledLoopDims) that run over one of
+/// `dims` with kLLVMUnrollAttr.
+static void markUnrolledLoops(RewriterBase &rewriter,
+                              ArrayRef<LoopLikeOpInterface> loops,
+                              ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> interchange,
+                              ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> loopDims = tiledLoopDims(loops, sizes, interchange);
+  for (auto [loop, d] : llvm::zip(loops, loopDims))
     if (llvm::is_contained(dims, d))
       loop->setAttr(conv::kLLVMUnrollAttr, rewriter.getUnitAttr());
+}
+
+/// The offsets, along result dimension `resultDim`, of the slices that
+/// lead from a tile of a transpose_phase contraction (its init, through
+/// the zero fill fused into it, the slices of the tiling and the loops'
+/// iter_args, results and shared outputs) to the contraction's output
+/// (phaseOutputs): their sum is the tile's first output row there. None
+/// when the chain is anything else.
+std::optional<SmallVector<OpFoldResult>>
+TileAndVectorize::phaseRowOffsets(linalg::GenericOp op,
+                                  int64_t resultDim) const {
+  SmallVector<OpFoldResult> offsets;
+  Value v = op.getDpsInits()[0];
+  for (int64_t steps = 0; !phaseOutputs.contains(v); ++steps) {
+    if (steps > 64)
+      return std::nullopt;
+    if (auto fill = v.getDefiningOp<linalg::FillOp>()) {
+      v = fill.getDpsInits()[0];
+    } else if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (slice.getSourceType().getRank() != slice.getType().getRank() ||
+          !isConstantIntValue(slice.getMixedStrides()[resultDim], 1))
+        return std::nullopt;
+      offsets.push_back(slice.getMixedOffsets()[resultDim]);
+      v = slice.getSource();
+    } else if (auto loop = v.getDefiningOp<scf::ForOp>()) {
+      // The result of a loop (e.g. the main loop before a peeled one) is
+      // its init, updated in place.
+      v = loop.getInits()[cast<OpResult>(v).getResultNumber()];
+    } else if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      OpOperand *tied = nullptr;
+      if (auto forOp = dyn_cast<scf::ForOp>(owner))
+        tied = forOp.getTiedLoopInit(arg);
+      else if (auto forall = dyn_cast<scf::ForallOp>(owner))
+        tied = forall.getTiedOpOperand(arg);
+      if (!tied)
+        return std::nullopt;
+      v = tied->get();
+    } else {
+      return std::nullopt;
+    }
+  }
+  return offsets;
+}
+
+/// Tap clipping of a transpose_phase register tile (kPhaseWindowAttrName):
+/// along every spatial dimension d where the tile has a single output row
+/// o (every dimension but the one its accumulator rows run along), the
+/// tap loop over t_d runs over the taps that read input rows only,
+///   max(0, ceil((lo - o) / dil)) <= t_d
+///                                < min(T, floor((hi - 1 - o) / dil) + 1),
+/// instead of all T: the products with the window's zero padding are not
+/// computed. `rowOffsets[d]`: the offsets whose sum is the first output row
+/// of the tile being register-tiled (phaseRowOffsets, empty: no clipping
+/// along d); `window`: the [lo, hi, dil] triples of kPhaseWindowAttrName;
+/// `parallelLoops` / `tapLoops`: the register-tile loops, with the loop
+/// dimension of each.
+void TileAndVectorize::clipPhaseTaps(
+    RewriterBase &rewriter, ArrayRef<int64_t> window,
+    ArrayRef<SmallVector<OpFoldResult>> rowOffsets,
+    ArrayRef<LoopLikeOpInterface> parallelLoops, ArrayRef<int64_t> parallelDims,
+    ArrayRef<LoopLikeOpInterface> tapLoops, ArrayRef<int64_t> tapLoopDims) {
+  int64_t n = static_cast<int64_t>(rowOffsets.size());
+  MLIRContext *ctx = rewriter.getContext();
+  for (int64_t d = 0; d < n; ++d) {
+    if (rowOffsets[d].empty())
+      continue;
+    int64_t lo = window[3 * d], hi = window[3 * d + 1], dil = window[3 * d + 2];
+    scf::ForOp tapLoop;
+    for (auto [loop, dim] : llvm::zip(tapLoops, tapLoopDims))
+      if (dim == n + 2 + d)
+        tapLoop = dyn_cast<scf::ForOp>(static_cast<Operation *>(loop));
+    std::optional<int64_t> lb =
+        tapLoop ? getConstantIntValue(tapLoop.getLowerBound()) : std::nullopt;
+    std::optional<int64_t> ub =
+        tapLoop ? getConstantIntValue(tapLoop.getUpperBound()) : std::nullopt;
+    std::optional<int64_t> step =
+        tapLoop ? getConstantIntValue(tapLoop.getStep()) : std::nullopt;
+    if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub <= 1)
+      continue;
+    // The output row: the tile's first row, plus the register-tile loop's
+    // index along d when there is one (rows of a row block).
+    rewriter.setInsertionPoint(tapLoop);
+    SmallVector<OpFoldResult> terms(rowOffsets[d]);
+    for (auto [loop, dim] : llvm::zip(parallelLoops, parallelDims))
+      if (dim == 1 + d)
+        if (auto forOp = dyn_cast<scf::ForOp>(static_cast<Operation *>(loop)))
+          terms.push_back(forOp.getInductionVar());
+    AffineExpr sum = getAffineConstantExpr(0, ctx);
+    for (int64_t i = 0, e = terms.size(); i < e; ++i)
+      sum = sum + getAffineSymbolExpr(i, ctx);
+    Location loc = tapLoop.getLoc();
+    OpFoldResult row = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, AffineMap::get(0, terms.size(), sum), terms);
+    AffineExpr o = getAffineSymbolExpr(0, ctx);
+    OpFoldResult first = affine::makeComposedFoldedAffineMax(
+        rewriter, loc,
+        AffineMap::get(
+            0, 1, {getAffineConstantExpr(0, ctx), (o * -1 + lo).ceilDiv(dil)},
+            ctx),
+        {row});
+    OpFoldResult last = affine::makeComposedFoldedAffineMin(
+        rewriter, loc,
+        AffineMap::get(0, 1,
+                       {getAffineConstantExpr(*ub, ctx),
+                        (o * -1 + (hi - 1)).floorDiv(dil) + 1},
+                       ctx),
+        {row});
+    Value firstValue = getValueOrCreateConstantIndexOp(rewriter, loc, first);
+    Value lastValue = getValueOrCreateConstantIndexOp(rewriter, loc, last);
+    rewriter.modifyOpInPlace(tapLoop, [&] {
+      tapLoop.setLowerBound(firstValue);
+      tapLoop.setUpperBound(lastValue);
+      // A loop of a dynamic trip count: no full unrolling by LLVM.
+      tapLoop->removeAttr(conv::kLLVMUnrollAttr);
+    });
+  }
 }
 
 int64_t mlir::conv::resolveNumThreads(unsigned numThreads) {
@@ -1655,6 +1805,33 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     unrollDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     op->removeAttr(kUnrollDimsAttr);
   }
+  // Tap clipping (clipPhaseTaps): the first output row of this tile along
+  // every spatial dimension where its register tiles have one row.
+  SmallVector<int64_t> phaseWindow;
+  SmallVector<SmallVector<OpFoldResult>> phaseRows;
+  if (role && role.getValue() == kRoleTransposePhase)
+    if (auto window =
+            op->getAttrOfType<DenseI64ArrayAttr>(kPhaseWindowAttrName)) {
+      phaseWindow.assign(window.asArrayRef().begin(),
+                         window.asArrayRef().end());
+      int64_t n = static_cast<int64_t>(phaseWindow.size()) / 3;
+      SmallVector<int64_t> extents = op.getStaticLoopRanges();
+      AffineMap outMap = op.getIndexingMapsArray()[2];
+      phaseRows.resize(n);
+      for (int64_t d = 0; d < n; ++d) {
+        int64_t dim = 1 + d;
+        if (!(sizes[dim] == 1 || (sizes[dim] == 0 && extents[dim] == 1)))
+          continue;
+        std::optional<unsigned> pos =
+            outMap.getResultPosition(getAffineDimExpr(dim, op.getContext()));
+        if (!pos)
+          continue;
+        if (auto offsets = phaseRowOffsets(op, *pos)) {
+          phaseRows[d] = std::move(*offsets);
+          phaseRows[d].push_back(rewriter.getIndexAttr(0));
+        }
+      }
+    }
   SmallVector<LoopLikeOpInterface> loops;
   Operation *tiledOp = nullptr;
   if (fillInner) {
@@ -1689,6 +1866,12 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       return failure();
     markUnrolledLoops(rewriter, reductionTiled->loops, reductionSizes, {},
                       unrollDims);
+    if (!phaseRows.empty())
+      clipPhaseTaps(
+          rewriter, phaseWindow, phaseRows, parallelTiled->loops,
+          tiledLoopDims(parallelTiled->loops, parallelSizes, innerInterchange),
+          reductionTiled->loops,
+          tiledLoopDims(reductionTiled->loops, reductionSizes, {}));
     llvm::append_range(loops, parallelTiled->loops);
     llvm::append_range(loops, reductionTiled->loops);
     tiledOp = reductionTiled->tiledOps.back();
@@ -1699,6 +1882,12 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       return failure();
     markUnrolledLoops(rewriter, innerTiled->loops, sizes.asArrayRef(),
                       innerInterchange, unrollDims);
+    if (!phaseRows.empty()) {
+      SmallVector<int64_t> dims = tiledLoopDims(
+          innerTiled->loops, sizes.asArrayRef(), innerInterchange);
+      clipPhaseTaps(rewriter, phaseWindow, phaseRows, innerTiled->loops, dims,
+                    innerTiled->loops, dims);
+    }
     llvm::append_range(loops, innerTiled->loops);
     tiledOp = innerTiled->tiledOps.back();
   }
@@ -1720,6 +1909,7 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
 void TileAndVectorize::runOnOperation() {
   host = HostVectorInfo::detect();
   repitched.clear();
+  phaseOutputs.clear();
   func::FuncOp func = getOperation();
   MLIRContext *ctx = &getContext();
   IRRewriter rewriter(ctx);

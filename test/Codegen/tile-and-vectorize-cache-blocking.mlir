@@ -49,14 +49,22 @@ func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32
 // row of a 32-channel block is 4.25 KiB; 3 such rows fit a quarter of the
 // 64 KiB L2, and 2 is the largest count down to half of that dividing the
 // 34 rows), so that each column tile's kernel panel serves the register
-// tiles of both rows.
+// tiles of both rows. The window (a `valid` 3x3 transposed convolution
+// reads the input padded by 2 on each side: 36 rows, input in [2, 34))
+// has its padding where the first taps of the first output rows and the
+// last taps of the last ones read it: the tap loop along the rows (one
+// output row o = block + row per register tile) runs over the taps that
+// read input only, max(0, 2 - o) <= t < min(3, 34 - o). Along the columns
+// (the register tile's 6 rows) all 3 taps stay.
 // CHECK-LABEL: func.func @transpose_ci_blocks
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x34x34x16xf32>)
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c32
-// CHECK:           scf.for %{{.*}} = %c0 to %c34 step %c2
-// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:           scf.for %[[BLOCK:.*]] = %c0 to %c34 step %c2
+// CHECK:             scf.for %[[ROW:.*]] = %c0 to %c2 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c30 step %c6
-// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:                 %[[LO:.*]] = affine.max affine_map<()[s0, s1] -> (-s0 - s1 + 2, 0)>()[%[[BLOCK]], %[[ROW]]]
+// CHECK:                 %[[HI:.*]] = affine.min affine_map<()[s0, s1] -> (-s0 - s1 + 34, 3)>()[%[[BLOCK]], %[[ROW]]]
+// CHECK:                 scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c1
 // CHECK:                   scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:                     scf.for %{{.*}} = %c0 to %c32 step %c1
 // CHECK:                       arith.mulf {{.*}} : vector<6x16xf32>

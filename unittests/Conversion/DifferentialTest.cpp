@@ -523,6 +523,80 @@ TEST(Differential, Transpose) {
     ADD_FAILURE() << f;
 }
 
+/// Transposed convolutions through the phase lowering with the channel
+/// counts of real layers, where the register tiles have several column
+/// vectors and rows, several phases read a zero-padded window, and the
+/// code generator skips the taps that read the padding along every
+/// dimension a register tile has one output row of (conv.phase_window,
+/// docs/Lowering.md §3.2): random 2-D and 3-D f32 layers, strides 1-3,
+/// some dilated, `same` and `valid` with and without output padding, 16-80
+/// output and 3-40 input channels; each compared with the reference with 1
+/// and 2 threads (bit-identical) and with a 64 KiB L2 (input-channel and
+/// row blocks around the clipped tap loops).
+TEST(Differential, TransposePhaseTapClipping) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 11);
+  unsigned count = std::max(20u, envOr("CONVGEN_DIFF_COUNT", 500) / 12);
+  struct Case {
+    TransposeSpec spec;
+    std::vector<uint8_t> x, k;
+  };
+  std::vector<Case> cases;
+  static const int64_t couts[] = {16, 48, 64, 80};
+  while (cases.size() < count) {
+    TransposeSpec s;
+    int64_t n = uniform(rng, 2, 3);
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
+    int opMode = rng() % 3; // None, zeros, random in [0, s)
+    if (opMode)
+      s.attrs.outputPadding = Shape{};
+    int64_t cin = uniform(rng, 3, 40), cout = couts[rng() % 4];
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t st = uniform(rng, 1, 3);
+      s.kernelShape.push_back(uniform(rng, 2, n == 3 ? 3 : 5));
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
+      spatialIn.push_back(uniform(rng, 2, n == 3 ? 6 : 14));
+      if (opMode == 1)
+        s.attrs.outputPadding->push_back(0);
+      else if (opMode == 2)
+        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+    }
+    s.kernelShape.push_back(cout);
+    s.kernelShape.push_back(cin);
+    s.inputShape =
+        activationShape(s.attrs.layout, uniform(rng, 1, 3), spatialIn, cin);
+    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+      continue;
+    Case c{s, {}, {}};
+    c.x = randomBuffer(s.elementType, numElements(s.inputShape), rng);
+    c.k = randomBuffer(s.elementType, numElements(s.kernelShape), rng);
+    cases.push_back(std::move(c));
+  }
+  Jit jit;
+  CompileOptions one, two, blocks;
+  one.transposePerTap = two.transposePerTap = blocks.transposePerTap = "never";
+  one.numThreads = blocks.numThreads = 1;
+  two.numThreads = 2;
+  blocks.l2CacheBytes = 64 * 1024;
+  const CompileOptions variants[] = {one, two, blocks};
+  const char *names[] = {"phases, 1 thread", "phases, 2 threads",
+                         "phases, 64 KiB L2"};
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const Case &c = cases[job / 3];
+    const TransposeSpec &s = c.spec;
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        names[job % 3] + "): " + describe(s);
+    return checkTranspose(jit, s, c.x, c.k, variants[job % 3], where,
+                          &results[job]);
+  });
+  expectOneAndTwoThreadsAgree(failures, results, cases);
+}
+
 /// bf16 transposed convolutions whose register tiles reduce input-channel
 /// pairs with vdpbf16ps (bf16-dot=on; emulated with FMAs by the JIT on a
 /// host without AVX512-BF16): random layers with 16 to 64 output channels

@@ -63,8 +63,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            /*default=*/"1.10",
            "With transpose-per-tap=auto: lower conv.transpose tap by tap when "
            "the phases would compute more than this many times the useful "
-           "products (the rest multiply padding) and the kernel has at most "
-           "64 taps">,
+           "products along the last spatial dimension (the rest multiply "
+           "padding; the code generator skips it along the others) and the "
+           "kernel has at most 64 taps">,
     Option<"widen16BitOperands", "widen-16-bit-operands", "bool",
            /*default=*/"false",
            "f16 / bf16 ops become the f32 op between elementwise conversions "

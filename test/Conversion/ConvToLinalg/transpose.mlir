@@ -1,5 +1,5 @@
-// The phase lowering (CHECK) with transpose-taps-overhead=1.25, over the
-// 1.19 of @phases_k3_s2; with the default (1.10) that op goes tap by tap (LOW).
+// The phase lowering (CHECK) with transpose-taps-overhead=1.25; with the
+// default (1.10) @phases_k3_s2 keeps its phases too (LOW).
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --implicit-check-not=conv.transpose
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=LOW
 // RUN: conv-opt %s --convert-conv-to-linalg=zero-insertion-transpose --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZI --implicit-check-not=conv.transpose
@@ -9,7 +9,11 @@
 // with loops [b, oh, ow, co, th, tw, ci]) accumulating straight into a
 // stride-2 slice of the output at offsets (0|1, 0|1). Every phase has taps,
 // so the phases partition the output: it is not zero-filled as a whole;
-// each phase starts from a zero fill of its own slice instead.
+// each phase starts from a zero fill of its own slice instead. Phase 0's
+// 5x5 window has its zero padding in its first row and column: its
+// conv.phase_window says which window rows hold input ([1, 5) in both
+// dimensions, taps 1 apart), so that the code generator can skip the taps
+// that would multiply the padding.
 // CHECK-LABEL: func.func @phases_k3_s2
 // CHECK:         %[[W0:.+]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 0, 0]
 // CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<1x8x8x5xf32>
@@ -18,7 +22,7 @@
 // CHECK:         %[[F0:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S0]] : tensor<1x4x4x5xf32>)
 // CHECK:         %[[K0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((-d0 + 1) * 2, (-d1 + 1) * 2, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>]
 // CHECK:         %[[P0:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[F0]] : tensor<1x4x4x5xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK-SAME:      ins(%[[W0]], %[[K0]] : tensor<1x5x5x3xf32>, tensor<2x2x3x5xf32>) outs(%[[F0]] : tensor<1x4x4x5xf32>) attrs = {conv.phase_window = array<i64: 1, 5, 1, 1, 5, 1>, conv.role = "transpose_phase"}
 // CHECK:         %[[I0:.+]] = tensor.insert_slice %[[P0]] into %[[OUT]][0, 0, 0, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[S1:.+]] = tensor.extract_slice %[[I0]][0, 0, 1, 0] [1, 4, 4, 5] [1, 2, 2, 1]
 // CHECK:         %[[F1:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[S1]] : tensor<1x4x4x5xf32>)
@@ -45,13 +49,14 @@
 // ZI:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf32>, tensor<3x3x3x5xf32>) outs(%{{.*}} : tensor<1x8x8x5xf32>) attrs = {conv.role = "transpose_phase"}
 // ZI-NOT:     conv.role
 // ZI:         return
-// With the default transpose-taps-overhead (1.10) the same op is lowered
-// tap by tap: its phases would compute 12 x 12 products per (ci, co) pair
-// where 11 x 11 are useful (ratio 1.19): 9 taps in 2 x 2 boxes of
-// segments, 4 contractions, no padding.
+// With the default transpose-taps-overhead (1.10) the same op keeps its
+// phases too: they multiply 12 x 12 products per (ci, co) pair where 11 x
+// 11 are useful (1.19), but along the first dimension the code generator
+// skips the taps that read padding (conv.phase_window), so only the last
+// dimension's 12 / 11 = 1.09 counts against the threshold.
 // LOW-LABEL: func.func @phases_k3_s2
-// LOW-NOT:     tensor.pad
-// LOW-COUNT-4: conv.role = "transpose_phase"
+// LOW:         tensor.pad
+// LOW-COUNT-4: conv.phase_window = {{.*}}, conv.role = "transpose_phase"
 // LOW-NOT:     conv.role
 // LOW:         return
 func.func @phases_k3_s2(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x5x3xf32>) -> tensor<1x8x8x5xf32> {
@@ -85,7 +90,7 @@ func.func @empty_phase(%x: tensor<1x2x4xf32>, %k: tensor<2x3x2xf32>) -> tensor<1
 // lands on phase 0 (m*d = 0 mod 2), as one dense correlation with dilation
 // d/gcd = 1; same crops (k_eff - s) / 2 = 1, so it fills the odd outputs.
 // CHECK-LABEL: func.func @dilated_strided
-// CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d4)>, {{.*}}} ins(%{{.*}}, %{{.*}} : tensor<1x7x1xf32>, tensor<3x1x1xf32>) outs(%{{.*}} : tensor<1x5x1xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:         %[[C:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, d4)>, {{.*}}} ins(%{{.*}}, %{{.*}} : tensor<1x7x1xf32>, tensor<3x1x1xf32>) outs(%{{.*}} : tensor<1x5x1xf32>) attrs = {conv.phase_window = array<i64: 1, 6, 1>, conv.role = "transpose_phase"}
 // CHECK:         tensor.insert_slice %[[C]] into %{{.*}}[0, 1, 0] [1, 5, 1] [1, 2, 1]
 // CHECK-NOT:     conv.role
 func.func @dilated_strided(%x: tensor<1x5x1xf32>, %k: tensor<3x1x1xf32>) -> tensor<1x10x1xf32> {
@@ -181,7 +186,7 @@ func.func @taps_cropped_border(%x: tensor<1x2x2x2xf32>, %k: tensor<4x4x3x2xf32>)
 // CHECK-SAME:      ins(%[[X]], %[[K]] : tensor<1x38x16x8xf32>, tensor<4x1x16x8xf32>) outs(%{{.*}} : tensor<1x1x35x8xf32>) attrs = {conv.role = "transpose_lanes"}
 // CHECK:         %[[S:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[P]] : tensor<1x1x35x8xf32>)
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 128] [1, 38, 2] [1, 1, 1]
-// CHECK:         linalg.generic {{.*}} outs(%[[S]] : tensor<1x35x1xf32>) attrs = {conv.role = "transpose_phase"}
+// CHECK:         linalg.generic {{.*}} outs(%[[S]] : tensor<1x35x1xf32>) attrs = {conv.phase_window = array<i64: 3, 35, 1>, conv.role = "transpose_phase"}
 func.func @lanes_few_output_channels(%x: tensor<1x32x130xf32>, %k: tensor<4x1x130xf32>) -> tensor<1x35x1xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x32x130xf32>, tensor<4x1x130xf32> -> tensor<1x35x1xf32>
   return %y : tensor<1x35x1xf32>
@@ -287,7 +292,7 @@ func.func @depth_to_space_large_kernel(%x: tensor<1x64x64x64xf32>, %k: tensor<2x
 // CHECK:             %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<192x160xf32>) outs(%[[KD]] : tensor<160x192xf32>) permutation = [1, 0] {conv.role = "relayout"}
 // CHECK:             tensor.insert_slice %[[KT]] into %[[A1]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<160x192xf32> into tensor<2x2x160x208xf32>
 // CHECK:         %[[V:.+]] = tensor.extract_slice %[[L]][0, 0, 0, 0] [2, 2, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<2x2x160x192xf32>
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x5x5x160xf32>, tensor<2x2x160x192xf32>) {{.*}} attrs = {conv.role = "transpose_phase"}
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x5x5x160xf32>, tensor<2x2x160x192xf32>) {{.*}} attrs = {conv.phase_window = array<i64: 1, 5, 1, 1, 5, 1>, conv.role = "transpose_phase"}
 // CHECK-COUNT-3: conv.role = "relayout"
 func.func @phases_relayout(%x: tensor<1x4x4x160xf32>, %k: tensor<3x3x192x160xf32>) -> tensor<1x8x8x192xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x160xf32>, tensor<3x3x192x160xf32> -> tensor<1x8x8x192xf32>

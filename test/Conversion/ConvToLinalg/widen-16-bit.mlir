@@ -10,13 +10,13 @@
 // CHECK:         %[[XW:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8x8x64xf16>) outs(%{{.*}} : tensor<4x8x8x64xf32>) attrs =  {conv.role = "cast"}
 // CHECK:           arith.extf %{{.*}} : f16 to f32
 // CHECK:         %[[KW:.*]] = linalg.generic {{.*}} ins(%[[K]] : tensor<3x3x64x64xf16>) outs(%{{.*}} : tensor<3x3x64x64xf32>) attrs =  {conv.role = "cast"}
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) outs(%{{.*}} : tensor<4x8x8x64xf32>) attrs =  {conv.role = "transpose_phase"}
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) outs(%{{.*}} : tensor<4x8x8x64xf32>) attrs = {conv.phase_window = {{.*}}, conv.role = "transpose_phase"}
 // CHECK-NOT:       arith.extf
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4x16x16x64xf32>) outs(%{{.*}} : tensor<4x16x16x64xf16>) attrs =  {conv.role = "cast"}
 // CHECK:           arith.truncf %{{.*}} : f32 to f16
 // OFF-LABEL: func.func @f16_transpose
 // OFF-NOT:     ins(%{{.*}} : tensor<4x8x8x64xf16>)
-// OFF:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf16>, tensor<2x2x64x64xf16>) {{.*}} {conv.role = "transpose_phase"}
+// OFF:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf16>, tensor<2x2x64x64xf16>) {{.*}} {conv.phase_window = {{.*}}, conv.role = "transpose_phase"}
 func.func @f16_transpose(%x: tensor<4x8x8x64xf16>, %k: tensor<3x3x64x64xf16>) -> tensor<4x16x16x64xf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<4x8x8x64xf16>, tensor<3x3x64x64xf16> -> tensor<4x16x16x64xf16>
   return %y : tensor<4x16x16x64xf16>
@@ -28,10 +28,10 @@ func.func @f16_transpose(%x: tensor<4x8x8x64xf16>, %k: tensor<3x3x64x64xf16>) ->
 // tiles use vdpbf16ps), and are widened without it.
 // CHECK-LABEL: func.func @bf16_transpose
 // CHECK-NOT:     ins(%{{.*}} : tensor<4x8x8x64xbf16>)
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xbf16>, tensor<2x2x64x64xbf16>) {{.*}} {conv.role = "transpose_phase"}
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xbf16>, tensor<2x2x64x64xbf16>) {{.*}} {conv.phase_window = {{.*}}, conv.role = "transpose_phase"}
 // NODOT-LABEL: func.func @bf16_transpose
 // NODOT:         outs(%{{.*}} : tensor<4x8x8x64xf32>) attrs =  {conv.role = "cast"}
-// NODOT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) {{.*}} {conv.role = "transpose_phase"}
+// NODOT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) {{.*}} {conv.phase_window = {{.*}}, conv.role = "transpose_phase"}
 func.func @bf16_transpose(%x: tensor<4x8x8x64xbf16>, %k: tensor<3x3x64x64xbf16>) -> tensor<4x16x16x64xbf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<4x8x8x64xbf16>, tensor<3x3x64x64xbf16> -> tensor<4x16x16x64xbf16>
   return %y : tensor<4x16x16x64xbf16>

@@ -20,7 +20,7 @@
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu --mlir-print-ir-after=convert-conv-to-linalg 2>&1 | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @f16_transpose
 // IR:         conv.role = "cast"
-// IR:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) {{.*}} {conv.role = "transpose_phase"}
+// IR:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x9x9x64xf32>, tensor<2x2x64x64xf32>) {{.*}} {conv.phase_window = {{.*}}, conv.role = "transpose_phase"}
 
 func.func @f16_transpose(%x: tensor<4x8x8x64xf16>, %k: tensor<3x3x64x64xf16>) -> tensor<4x16x16x64xf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<4x8x8x64xf16>, tensor<3x3x64x64xf16> -> tensor<4x16x16x64xf16>

@@ -44,6 +44,14 @@ constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";
 /// not the number of output dimensions (the depth-to-space contraction of
 /// a kernel that equals its stride has none: loops [b, o..., co, ci]).
 constexpr llvm::StringLiteral kPhaseTapsAttrName = "conv.phase_taps";
+/// On a transpose_phase contraction whose input window is zero padded
+/// where its taps read it: per spatial dimension d, the triple
+/// [lo_d, hi_d, dilation_d] with [lo_d, hi_d) the window rows that hold
+/// input (the rest is padding) and dilation_d the window step between taps.
+/// Output row o reads window row o + t * dilation_d with tap t, so only the
+/// taps t with lo_d <= o + t * dilation_d < hi_d multiply input; the CPU
+/// code generator clips its tap loops to them (docs/Lowering.md §3.2).
+constexpr llvm::StringLiteral kPhaseWindowAttrName = "conv.phase_window";
 /// A correlation with few output channels whose input-channel reduction is
 /// split into (ci / L, L) with the L lanes kept apart (a vector of partial
 /// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the

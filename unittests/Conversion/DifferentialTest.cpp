@@ -474,6 +474,26 @@ std::string checkTranspose(Jit &jit, const TransposeSpec &s,
   return mismatch.empty() ? "" : where + ": " + mismatch;
 }
 
+/// Runs every case (a `spec`, input `x` and kernel `k`) through the three
+/// compile-option `variants`, each against the reference, and expects the
+/// results of the first two (1 and 2 threads) to be bit-identical.
+template <typename Case>
+void checkTransposeVariants(const std::vector<Case> &cases,
+                            const CompileOptions (&variants)[3],
+                            const char *const (&names)[3]) {
+  Jit jit;
+  unsigned count = cases.size();
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const Case &c = cases[job / 3];
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        names[job % 3] + "): " + describe(c.spec);
+    return checkTranspose(jit, c.spec, c.x, c.k, variants[job % 3], where,
+                          &results[job]);
+  });
+  expectOneAndTwoThreadsAgree(failures, results, cases);
+}
+
 TEST(Differential, Transpose) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 1);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
@@ -576,25 +596,14 @@ TEST(Differential, TransposePhaseTapClipping) {
     c.k = randomBuffer(s.elementType, numElements(s.kernelShape), rng);
     cases.push_back(std::move(c));
   }
-  Jit jit;
   CompileOptions one, two, blocks;
   one.transposePerTap = two.transposePerTap = blocks.transposePerTap = "never";
   one.numThreads = blocks.numThreads = 1;
   two.numThreads = 2;
   blocks.l2CacheBytes = 64 * 1024;
-  const CompileOptions variants[] = {one, two, blocks};
-  const char *names[] = {"phases, 1 thread", "phases, 2 threads",
-                         "phases, 64 KiB L2"};
-  std::vector<std::vector<uint8_t>> results(3 * count);
-  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
-    const Case &c = cases[job / 3];
-    const TransposeSpec &s = c.spec;
-    std::string where = "config #" + std::to_string(job / 3) + " (" +
-                        names[job % 3] + "): " + describe(s);
-    return checkTranspose(jit, s, c.x, c.k, variants[job % 3], where,
-                          &results[job]);
-  });
-  expectOneAndTwoThreadsAgree(failures, results, cases);
+  checkTransposeVariants(
+      cases, {one, two, blocks},
+      {"phases, 1 thread", "phases, 2 threads", "phases, 64 KiB L2"});
 }
 
 /// bf16 transposed convolutions whose register tiles reduce input-channel
@@ -627,25 +636,13 @@ TEST(Differential, TransposeBF16DotProducts) {
     c.k = randomBuffer(s.elementType, numElements(s.kernelShape), rng);
     cases.push_back(std::move(c));
   }
-  Jit jit;
   CompileOptions one, two, phases;
   one.bf16Dot = two.bf16Dot = phases.bf16Dot = "on";
   one.numThreads = phases.numThreads = 1;
   two.numThreads = 2;
   phases.transposePerTap = "never";
-  const CompileOptions variants[] = {one, two, phases};
-  const char *names[] = {"default, 1 thread", "default, 2 threads",
-                         "phases"};
-  std::vector<std::vector<uint8_t>> results(3 * count);
-  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
-    const Case &c = cases[job / 3];
-    const TransposeSpec &s = c.spec;
-    std::string where = "config #" + std::to_string(job / 3) + " (" +
-                        names[job % 3] + "): " + describe(s);
-    return checkTranspose(jit, s, c.x, c.k, variants[job % 3], where,
-                          &results[job]);
-  });
-  expectOneAndTwoThreadsAgree(failures, results, cases);
+  checkTransposeVariants(cases, {one, two, phases},
+                         {"default, 1 thread", "default, 2 threads", "phases"});
 }
 
 } // namespace

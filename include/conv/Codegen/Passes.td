@@ -89,7 +89,10 @@ def ConvCPUTileAndVectorizePass
       as inner reductions. With `conv.phase_window` (a zero-padded window),
       the tap loops along the output dimensions a register tile has one row
       of run over the taps that read input only (`affine.max` /
-      `affine.min` of the row; no LLVM unrolling for those loops). With
+      `affine.min` of the row; no LLVM unrolling for those loops); when the
+      taps along the last dimension read padding and the batch makes whole
+      tiles of at least 4 rows on every thread, the rows run along b, so
+      that every tap loop is clipped. With
       `bf16-dot`, a bf16 phase's ci chunk is 2
       (a pair for `vdpbf16ps`, see conv-cpu-lower-vectors), and no bf16
       relayout, conversion row or register-tile column remainder is a

@@ -392,6 +392,75 @@ TEST(Differential, BackpropFilterReductionBlocks) {
     ADD_FAILURE() << f;
 }
 
+/// Reduction blocks of rows of one batch item with padded taps
+/// (docs/Lowering.md §2.5): in each block of output rows, every tap's rows
+/// that read only padding along the first spatial dimension are cut (when
+/// every tap reads input rows in every block; otherwise the block stays
+/// whole). Random 2-D and 3-D layers with the channel counts of one
+/// contraction per tap (8-40 input, 16-48 output channels), explicit
+/// padding of 0-3 or `SAME`, strides and dilations of 1-2, a last-level
+/// cache sized for blocks of 1/8 to 5/8 of one item; with 1 and 2 threads
+/// (bit-identical).
+TEST(Differential, BackpropFilterRowBlockPadding) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 12);
+  unsigned count = std::max(16u, envOr("CONVGEN_DIFF_COUNT", 500) / 16);
+  std::vector<BackpropFilterCase> cases;
+  std::vector<CompileOptions> options;
+  while (cases.size() < count) {
+    BackpropFilterSpec s;
+    int64_t n = rng() % 4 == 0 ? 3 : 2;
+    s.elementType = ElementType::F32;
+    s.attrs.layout =
+        rng() % 4 == 0 ? DataLayout::ChannelsFirst : DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 3 == 0 ? FilterPadding::Same : FilterPadding::Explicit;
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t k = uniform(rng, 2, n == 3 ? 3 : 5);
+      s.filterShape.push_back(k);
+      s.attrs.strides.push_back(rng() % 3 == 0 ? 2 : 1);
+      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
+      spatialIn.push_back(uniform(rng, n == 3 ? 6 : 10, n == 3 ? 10 : 24));
+      if (s.attrs.padding == FilterPadding::Explicit) {
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
+      }
+    }
+    int64_t cin = uniform(rng, 8, 40), cout = 16 * uniform(rng, 1, 3);
+    s.filterShape.push_back(cin);
+    s.filterShape.push_back(cout);
+    if (!setActivationShapes(s, uniform(rng, 1, 2), cin, spatialIn))
+      continue;
+    int64_t itemBytes =
+        int64_t(numElements(s.inputShape) + numElements(s.outBackpropShape)) *
+        4 / s.inputShape[0];
+    CompileOptions o;
+    // The pipeline's block budget is a quarter of the cache.
+    o.l3CacheBytes =
+        4 * std::max<int64_t>(1, itemBytes * uniform(rng, 1, 5) / 8);
+    options.push_back(o);
+    cases.push_back(makeCase(std::move(s), rng));
+  }
+  Jit jit;
+  auto failures = runParallel(count, [&](unsigned i) -> std::string {
+    CompileOptions one = options[i], two = options[i];
+    one.numThreads = 1;
+    two.numThreads = 2;
+    std::string label = "l3-cache-bytes=" + std::to_string(one.l3CacheBytes);
+    std::vector<uint8_t> a, b;
+    std::string f =
+        checkBackpropFilter(jit, i, cases[i], one, label + ", 1 thread", &a);
+    if (f.empty())
+      f = checkBackpropFilter(jit, i, cases[i], two, label + ", 2 threads", &b);
+    if (f.empty() && a != b)
+      f = "config #" + std::to_string(i) + " (" + label +
+          "): 1 and 2 threads differ: " + describe(cases[i].spec);
+    return f;
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
 //===----------------------------------------------------------------------===//
 // conv.transpose
 //===----------------------------------------------------------------------===//

@@ -666,14 +666,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// dimension (its padding is not that of `g`). `splitCount` > 1: window,
   /// out_backprop and dW have a leading dimension of that many split-K
   /// parts, which becomes the first dimension of the taps' scf.forall
-  /// (lowerInParts; `g` is the geometry of one part).
+  /// (lowerInParts; `g` is the geometry of one part). `rowStart`: with
+  /// `rowBlocks`, the block's first output row when every tap reads input
+  /// rows in every block (see trimPaddingRows), else null.
   Value lowerBlock(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
                    Value dy, Value dw, bool rowBlocks = false,
-                   int64_t splitCount = 1) const {
+                   int64_t splitCount = 1,
+                   OpFoldResult rowStart = nullptr) const {
     if (int64_t fused = numFusedTaps(g))
       return lowerFused(rewriter, loc, g, window, dy, dw, fused, splitCount);
-    return lowerTaps(rewriter, loc, g, window, dy, dw, rowBlocks, splitCount);
+    return lowerTaps(rewriter, loc, g, window, dy, dw, rowBlocks, splitCount,
+                     rowStart);
   }
 
   /// How lowerInBlocks splits the reduction for a given block budget.
@@ -785,7 +789,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         plan = small;
     }
     auto body = [&](const convgen::BackpropFilterGeometry &gb, Value w, Value d,
-                    Value acc) {
+                    Value acc, OpFoldResult) {
       return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/false,
                         splitCount);
     };
@@ -799,24 +803,45 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     case BlockPlan::Rows:
       break;
     }
+    // The taps' rows that read only padding are cut in each row block too
+    // (trimPaddingRows) when some tap reads padding rows and every tap
+    // reads input rows in every block: a tap with no row in a block would
+    // leave an empty contraction.
+    bool padded = false, trimRows = true;
+    int64_t out = g.outSpatial[0];
+    for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
+      auto [lo, hi] = g.tapInputRange(0, k);
+      padded |= lo > 0 || hi < out;
+    }
+    for (int64_t start = 0; start < out && trimRows; start += plan.size) {
+      int64_t end = std::min(out, start + plan.size);
+      for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
+        auto [lo, hi] = g.tapInputRange(0, k);
+        trimRows &= lo < end && hi > start;
+      }
+    }
+    trimRows &= padded;
     auto rowBody = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                       Value d, Value acc) {
+                       Value d, Value acc, OpFoldResult start) {
       return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/true,
-                        splitCount);
+                        splitCount, trimRows ? start : OpFoldResult());
     };
     auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                     Value d, Value acc) {
+                     Value d, Value acc, OpFoldResult) {
       return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true,
                        plan.size, rowBody, splitCount);
     };
     if (g.batch == 1)
-      return inner(g, window, dy, dw);
+      return inner(g, window, dy, dw, rewriter.getIndexAttr(0));
     return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, 1,
                      inner, splitCount);
   }
 
-  using BlockBody = llvm::function_ref<Value(
-      const convgen::BackpropFilterGeometry &, Value, Value, Value)>;
+  /// A block's lowering: its geometry, window, out_backprop, the dW to
+  /// accumulate into, and its first batch item or output row.
+  using BlockBody =
+      llvm::function_ref<Value(const convgen::BackpropFilterGeometry &, Value,
+                               Value, Value, OpFoldResult)>;
 
   /// Runs `body` over blocks of `block` batch items (or, `spatial`, output
   /// rows of the first spatial dimension): an scf.for over the whole blocks
@@ -865,7 +890,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t whole = extent / block * block;
     Value acc = dw;
     if (whole / block == 1 && whole == extent)
-      return body(g, window, dy, dw); // a single block: no loop
+      return body(g, window, dy, dw,
+                  rewriter.getIndexAttr(0)); // a single block: no loop
     if (whole > 0) {
       Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value ub = arith::ConstantIndexOp::create(rewriter, loc, whole);
@@ -875,32 +901,79 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       rewriter.setInsertionPointToStart(loop.getBody());
       convgen::BackpropFilterGeometry gb;
       auto [w, d] = slices(loop.getInductionVar(), block, gb);
-      Value next = body(gb, w, d, loop.getRegionIterArgs()[0]);
+      Value next =
+          body(gb, w, d, loop.getRegionIterArgs()[0], loop.getInductionVar());
       scf::YieldOp::create(rewriter, loc, next);
       acc = loop.getResult(0);
     }
     if (whole < extent) {
       convgen::BackpropFilterGeometry gb;
       auto [w, d] = slices(rewriter.getIndexAttr(whole), extent - whole, gb);
-      acc = body(gb, w, d, acc);
+      acc = body(gb, w, d, acc, rewriter.getIndexAttr(whole));
     }
     return acc;
+  }
+
+  /// trimPaddingRows along the first spatial dimension of a block of its
+  /// output rows (`g.outSpatial[0]` rows from output row `start` of the
+  /// whole op, whose padding and input `g` keeps): the tap `k` along it
+  /// reads input at the block's rows
+  ///   [min(B, max(0, ceil((pb - k*dil) / s) - start)),
+  ///    min(B, floor((in - 1 + pb - k*dil) / s) + 1 - start)),
+  /// which the caller has checked to be non-empty for every tap and block.
+  void trimBlockRows(PatternRewriter &rewriter, Location loc,
+                     const convgen::BackpropFilterGeometry &g, Value tap,
+                     OpFoldResult start, Value &x, Value &dy) const {
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t s = g.strides[0], pb = g.padBefore[0], dil = g.dilations[0];
+    int64_t rows = g.outSpatial[0];
+    AffineExpr k = getAffineDimExpr(0, ctx), r0 = getAffineDimExpr(1, ctx);
+    AffineExpr zero = getAffineConstantExpr(0, ctx);
+    AffineExpr bound = getAffineConstantExpr(rows, ctx);
+    OpFoldResult lo = affine::makeComposedFoldedAffineMax(
+        rewriter, loc,
+        AffineMap::get(2, 0, {zero, (pb - k * dil).ceilDiv(s) - r0}, ctx),
+        {OpFoldResult(tap), start});
+    lo = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, AffineMap::get(1, 0, {bound, k}, ctx), {lo});
+    OpFoldResult hi = affine::makeComposedFoldedAffineMin(
+        rewriter, loc,
+        AffineMap::get(
+            2, 0,
+            {bound,
+             (g.inputSpatial[0] - 1 + pb - k * dil).floorDiv(s) + 1 - r0},
+            ctx),
+        {OpFoldResult(tap), start});
+    OpFoldResult size = affine::makeComposedFoldedAffineMax(
+        rewriter, loc,
+        AffineMap::get(2, 0, {zero, k - getAffineDimExpr(1, ctx)}, ctx),
+        {hi, lo});
+    // An explicit upper bound for the code generator's tile heuristics.
+    size = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, AffineMap::get(1, 0, {bound, k}, ctx), {size});
+    int64_t dim = spatialDim(g.layout, 0);
+    x = extractDimSlice(rewriter, loc, x, dim, lo, size).value;
+    dy = extractDimSlice(rewriter, loc, dy, dim, lo, size).value;
   }
 
   /// Cuts the output positions of the tap at `ivs` that only read zero
   /// padding from its input window `x` and from `dy`, along every padded
   /// spatial dimension (docs/Lowering.md §2.5): the products with the
   /// padding are not computed. The last dimension (the register tiles'
-  /// reduction) only when it is at most kMaxCutLastDim long; the first
-  /// stays whole when the window is a block of its rows (`rowBlocks`), the
-  /// last when `keepLast` (pair operands: a cut could split a pair).
-  /// Dimensions where no tap reads padding stay static.
+  /// reduction) only when it is at most kMaxCutLastDim long; the first,
+  /// when the window is a block of its rows (`rowBlocks`), to the tap's
+  /// rows within the block that starts at output row `rowStart` (null: it
+  /// stays whole), the last not when `keepLast` (pair operands: a cut could
+  /// split a pair). Dimensions where no tap reads padding stay static.
   void trimPaddingRows(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g,
-                       ArrayRef<Value> ivs, bool rowBlocks, Value &x,
-                       Value &dy, bool keepLast = false) const {
+                       ArrayRef<Value> ivs, bool rowBlocks, Value &x, Value &dy,
+                       bool keepLast = false,
+                       OpFoldResult rowStart = nullptr) const {
     MLIRContext *ctx = rewriter.getContext();
     int64_t n = g.numSpatialDims;
+    if (rowBlocks && rowStart)
+      trimBlockRows(rewriter, loc, g, ivs[0], rowStart, x, dy);
     for (int64_t d = rowBlocks ? 1 : 0; d < n; ++d) {
       if (d == n - 1 && (keepLast || g.outSpatial[d] > kMaxCutLastDim))
         continue;
@@ -958,8 +1031,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// into `dw`.
   Value lowerTaps(PatternRewriter &rewriter, Location loc,
                   const convgen::BackpropFilterGeometry &g, Value window,
-                  Value dy, Value dw, bool rowBlocks,
-                  int64_t splitCount = 1) const {
+                  Value dy, Value dw, bool rowBlocks, int64_t splitCount = 1,
+                  OpFoldResult rowStart = nullptr) const {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(dw.getType()).getElementType();
     bool grouped = g.groups > 1;
@@ -1069,7 +1142,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t rank = n + 2;
     Value x = tapWindow(rewriter, loc, g, window, ivs, pairs);
     trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy,
-                    /*keepLast=*/pairs);
+                    /*keepLast=*/pairs, rowStart);
     if (rowSplit)
       x = extractDimSlice(rewriter, loc, x, channelDim(g.layout, n), ciOffset,
                           rowsPer)

@@ -1,4 +1,4 @@
-// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=30000" --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=30000" --split-input-file --mlir-print-local-scope | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --split-input-file | FileCheck %s --check-prefix=NOBLOCK
 
 // Reduction blocks: when the input window and out_backprop exceed the block
@@ -75,13 +75,40 @@ func.func @item_blocks(%x: tensor<2x13x13x8xf32>, %dy: tensor<2x13x13x16xf32>) -
 // CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[O]], 0, 0] [1, 12, 25, 16] [1, 1, 1, 1]
 // CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[O]], 0, 0] [1, 14, 27, 8] [1, 1, 1, 1]
 // CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// The padding rows of a row block are not cut (the block's window is not
-// the op's), nor the padding columns of rows longer than 16.
+// The padding rows of the row blocks are not cut here: the last block's
+// one output row (24) reads only padding with the last tap (input row 25),
+// which would leave that tap an empty contraction. Nor are the padding
+// columns of rows longer than 16.
 // CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x12x25x8xf32>, tensor<1x12x25x16xf32>)
 // CHECK-DAG:     tensor.extract_slice %{{.*}}[0, 24, 0, 0] [1, 1, 25, 16] [1, 1, 1, 1]
 // CHECK-DAG:     tensor.extract_slice %{{.*}}[0, 24, 0, 0] [1, 3, 27, 8] [1, 1, 1, 1]
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs(%{{.*}} = %[[LOOP]])
 func.func @row_remainder(%x: tensor<1x25x25x8xf32>, %dy: tensor<1x25x25x16xf32>) -> tensor<3x3x8x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x25x25x8xf32>, tensor<1x25x25x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+// -----
+
+// Row blocks in which every tap reads input rows: 30000 / (30 x 8 x 4 +
+// 28 x 16 x 4) = 10 rows, 4 blocks of 7 (a divisor of 28). In the block
+// that starts at output row O, tap kh (`SAME`: one padding row on each
+// side) reads input at the block's rows [max(0, 1 - kh - O), min(7, 29 -
+// kh - O)): the first block's first row with tap 0 and the last block's
+// last row with tap 2 are cut (dynamic sizes of at most 7 rows), the
+// padding columns are not (28 > 16).
+// CHECK-LABEL: func.func @row_blocks_cut
+// CHECK:         scf.for %[[O:.*]] = %c0 to %c28 step %c7
+// CHECK:           scf.forall (%[[KH:.*]], %{{.*}}) in (3, 3)
+// CHECK:             %[[LO0:.*]] = affine.max affine_map<(d0, d1) -> (0, -d0 - d1 + 1)>(%[[KH]], %[[O]])
+// CHECK:             %[[LO:.*]] = affine.min affine_map<(d0) -> (7, d0)>(%[[LO0]])
+// CHECK:             %[[HI:.*]] = affine.min affine_map<(d0, d1) -> (7, -d0 - d1 + 29)>(%[[KH]], %[[O]])
+// CHECK:             %[[SIZE0:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>(%[[HI]], %[[LO]])
+// CHECK:             %[[SIZE:.*]] = affine.min affine_map<(d0) -> (7, d0)>(%[[SIZE0]])
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[LO]], 0, 0] [1, %[[SIZE]], 28, 8] [1, 1, 1, 1] : tensor<1x7x28x8xf32> to tensor<1x?x28x8xf32>
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[LO]], 0, 0] [1, %[[SIZE]], 28, 16] [1, 1, 1, 1] : tensor<1x7x28x16xf32> to tensor<1x?x28x16xf32>
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x?x28x8xf32>, tensor<1x?x28x16xf32>)
+func.func @row_blocks_cut(%x: tensor<1x28x28x8xf32>, %dy: tensor<1x28x28x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x28x28x8xf32>, tensor<1x28x28x16xf32> -> tensor<3x3x8x16xf32>
   return %dw : tensor<3x3x8x16xf32>
 }

@@ -229,3 +229,33 @@ func.func @transpose_narrow_tiles_phases(%x: tensor<1x4x28x64xf32>, %k: tensor<3
          : tensor<1x4x28x64xf32>, tensor<3x3x64x64xf32> -> tensor<1x8x56x64xf32>
   return %y : tensor<1x8x56x64xf32>
 }
+
+// -----
+
+// Filter-gradient rows fewer than 48 (too few for the 6-row x 4-vector
+// tiles of larger layers) but a multiple of 3 to 6, with 4 vectors of
+// output channels: tiles of the most such rows x 4 vectors, one broadcast
+// per 4 FMAs, no remainder tile. 24 input channels: 4 tiles of 6 x 64.
+// CHECK-LABEL: func.func @dw_24_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c24 step %c6
+// CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// CHECK-NOT:     vector.contract
+// CHECK:         return
+func.func @dw_24_rows(%x: tensor<2x16x16x24xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x24x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x24xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x24x64xf32>
+  return %dw : tensor<1x1x24x64xf32>
+}
+
+// -----
+
+// 26 rows (no count of 3 to 6 divides them): 8-row x 2-vector tiles and
+// a 2-row remainder, as before.
+// CHECK-LABEL: func.func @dw_26_rows
+// CHECK:         vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// CHECK:         vector.contract {{.*}} : vector<8x2xf32>, vector<8x32xf32> into vector<2x32xf32>
+// CHECK-NOT:     vector<{{[0-9]+}}x64xf32>
+// CHECK:         return
+func.func @dw_26_rows(%x: tensor<2x16x16x26xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x26x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x26xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x26x64xf32>
+  return %dw : tensor<1x1x26x64xf32>
+}

@@ -313,6 +313,9 @@ const SplitKShape kSplitKShapes[] = {
     {DataLayout::ChannelsFirst, 4, 50, 16, 32, 1, 5, ElementType::F32},
     {DataLayout::ChannelsLast, 4, 50, 16, 32, 1, 3, ElementType::BF16},
     {DataLayout::ChannelsLast, 4, 100, 3, 32, 2, 7, ElementType::F32},
+    // The stem with 64 output channels: 21 fused rows as 3-row x 4-vector
+    // register tiles.
+    {DataLayout::ChannelsLast, 4, 100, 3, 64, 2, 7, ElementType::F32},
 };
 
 BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
@@ -397,7 +400,8 @@ TEST(Differential, BackpropFilterReductionBlocks) {
 /// that read only padding along the first spatial dimension are cut (when
 /// every tap reads input rows in every block; otherwise the block stays
 /// whole). Random 2-D and 3-D layers with the channel counts of one
-/// contraction per tap (8-40 input, 16-48 output channels), explicit
+/// contraction per tap (8-40 input, 16-80 output channels: with 64 or
+/// more, 12-40 rows run as 3- to 6-row x 4-vector tiles), explicit
 /// padding of 0-3 or `SAME`, strides and dilations of 1-2, a last-level
 /// cache sized for blocks of 1/8 to 5/8 of one item; with 1 and 2 threads
 /// (bit-identical).
@@ -426,7 +430,7 @@ TEST(Differential, BackpropFilterRowBlockPadding) {
         s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
       }
     }
-    int64_t cin = uniform(rng, 8, 40), cout = 16 * uniform(rng, 1, 3);
+    int64_t cin = uniform(rng, 8, 40), cout = 16 * uniform(rng, 1, 5);
     s.filterShape.push_back(cin);
     s.filterShape.push_back(cout);
     if (!setActivationShapes(s, uniform(rng, 1, 2), cin, spatialIn))

@@ -1248,14 +1248,14 @@ void TileAndVectorize::clipPhaseTaps(
     for (auto [loop, dim] : llvm::zip(tapLoops, tapLoopDims))
       if (dim == n + 2 + d)
         tapLoop = dyn_cast<scf::ForOp>(static_cast<Operation *>(loop));
-    std::optional<int64_t> lb =
-        tapLoop ? getConstantIntValue(tapLoop.getLowerBound()) : std::nullopt;
-    std::optional<int64_t> ub =
-        tapLoop ? getConstantIntValue(tapLoop.getUpperBound()) : std::nullopt;
-    std::optional<int64_t> step =
-        tapLoop ? getConstantIntValue(tapLoop.getStep()) : std::nullopt;
+    if (!tapLoop)
+      continue;
+    std::optional<int64_t> lb = getConstantIntValue(tapLoop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(tapLoop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(tapLoop.getStep());
     if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub <= 1)
       continue;
+    int64_t taps = *ub;
     // The output row: the tile's first row, plus the register-tile loop's
     // index along d when there is one (rows of a row block).
     rewriter.setInsertionPoint(tapLoop);
@@ -1280,7 +1280,7 @@ void TileAndVectorize::clipPhaseTaps(
     OpFoldResult last = affine::makeComposedFoldedAffineMin(
         rewriter, loc,
         AffineMap::get(0, 1,
-                       {getAffineConstantExpr(*ub, ctx),
+                       {getAffineConstantExpr(taps, ctx),
                         (o * -1 + (hi - 1)).floorDiv(dil) + 1},
                        ctx),
         {row});

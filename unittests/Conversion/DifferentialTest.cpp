@@ -401,7 +401,8 @@ TEST(Differential, BackpropFilterReductionBlocks) {
 /// every tap reads input rows in every block; otherwise the block stays
 /// whole). Random 2-D and 3-D layers with the channel counts of one
 /// contraction per tap (8-40 input, 16-80 output channels: with 64 or
-/// more, 12-40 rows run as 3- to 6-row x 4-vector tiles), explicit
+/// more, 12-40 rows that a count of 3 to 6 divides run as tiles of that
+/// many rows x 4 vectors), explicit
 /// padding of 0-3 or `SAME`, strides and dilations of 1-2, a last-level
 /// cache sized for blocks of 1/8 to 5/8 of one item; with 1 and 2 threads
 /// (bit-identical).

@@ -519,6 +519,19 @@ TransposeSpec randomTranspose(std::mt19937 &rng) {
   }
 }
 
+/// A transposed-convolution configuration with its (seeded) data.
+struct TransposeCase {
+  TransposeSpec spec;
+  std::vector<uint8_t> x, k;
+};
+
+TransposeCase makeTransposeCase(TransposeSpec spec, std::mt19937 &rng) {
+  TransposeCase c{std::move(spec), {}, {}};
+  c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
+  c.k = randomBuffer(c.spec.elementType, numElements(c.spec.kernelShape), rng);
+  return c;
+}
+
 /// Compiles `s` with `options`, runs it on `x` and `k` and compares the
 /// result with the reference; returns "" or the failure prefixed by
 /// `where`. The kernel's result is left in `*result` when given.
@@ -571,16 +584,9 @@ void checkTransposeVariants(const std::vector<Case> &cases,
 TEST(Differential, Transpose) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 1);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
-  struct Case {
-    TransposeSpec spec;
-    std::vector<uint8_t> x, k;
-  };
-  std::vector<Case> cases;
+  std::vector<TransposeCase> cases;
   for (unsigned i = 0; i < count; ++i) {
-    Case c{randomTranspose(rng), {}, {}};
-    c.x = randomBuffer(c.spec.elementType, numElements(c.spec.inputShape), rng);
-    c.k = randomBuffer(c.spec.elementType, numElements(c.spec.kernelShape), rng);
-    cases.push_back(std::move(c));
+    cases.push_back(makeTransposeCase(randomTranspose(rng), rng));
   }
   Jit jit;
   CompileOptions zeroInsertion;
@@ -607,7 +613,7 @@ TEST(Differential, Transpose) {
   auto failures = runParallel(kVariants * count, [&](unsigned job) -> std::string {
     if (job % kVariants == 4 && job / kVariants % 2)
       return "";
-    const Case &c = cases[job / kVariants];
+    const TransposeCase &c = cases[job / kVariants];
     const TransposeSpec &s = c.spec;
     std::string where = "config #" + std::to_string(job / kVariants) + " (" +
                         names[job % kVariants] + " lowering): " + describe(s);
@@ -632,11 +638,7 @@ TEST(Differential, Transpose) {
 TEST(Differential, TransposePhaseTapClipping) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 11);
   unsigned count = std::max(20u, envOr("CONVGEN_DIFF_COUNT", 500) / 12);
-  struct Case {
-    TransposeSpec spec;
-    std::vector<uint8_t> x, k;
-  };
-  std::vector<Case> cases;
+  std::vector<TransposeCase> cases;
   static const int64_t couts[] = {16, 48, 64, 80};
   while (cases.size() < count) {
     TransposeSpec s;
@@ -667,10 +669,7 @@ TEST(Differential, TransposePhaseTapClipping) {
     s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
     if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
       continue;
-    Case c{s, {}, {}};
-    c.x = randomBuffer(s.elementType, numElements(s.inputShape), rng);
-    c.k = randomBuffer(s.elementType, numElements(s.kernelShape), rng);
-    cases.push_back(std::move(c));
+    cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   CompileOptions one, two, blocks;
   one.transposePerTap = two.transposePerTap = blocks.transposePerTap = "never";
@@ -692,11 +691,7 @@ TEST(Differential, TransposePhaseTapClipping) {
 TEST(Differential, TransposeBF16DotProducts) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 3);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 12;
-  struct Case {
-    TransposeSpec spec;
-    std::vector<uint8_t> x, k;
-  };
-  std::vector<Case> cases;
+  std::vector<TransposeCase> cases;
   static const int64_t couts[] = {16, 32, 48, 20, 33, 64};
   for (unsigned i = 0; i < count; ++i) {
     TransposeSpec s = randomTranspose(rng);
@@ -707,10 +702,7 @@ TEST(Differential, TransposeBF16DotProducts) {
     s.kernelShape[rank - 1] = cin;
     s.inputShape[s.attrs.layout == DataLayout::ChannelsLast ? rank - 1 : 1] =
         cin;
-    Case c{s, {}, {}};
-    c.x = randomBuffer(s.elementType, numElements(s.inputShape), rng);
-    c.k = randomBuffer(s.elementType, numElements(s.kernelShape), rng);
-    cases.push_back(std::move(c));
+    cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   CompileOptions one, two, phases;
   one.bf16Dot = two.bf16Dot = phases.bf16Dot = "on";

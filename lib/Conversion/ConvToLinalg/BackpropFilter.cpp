@@ -914,19 +914,22 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return acc;
   }
 
-  /// trimPaddingRows along the first spatial dimension of a block of its
-  /// output rows (`g.outSpatial[0]` rows from output row `start` of the
-  /// whole op, whose padding and input `g` keeps): the tap `k` along it
-  /// reads input at the block's rows
-  ///   [min(B, max(0, ceil((pb - k*dil) / s) - start)),
-  ///    min(B, floor((in - 1 + pb - k*dil) / s) + 1 - start)),
-  /// which the caller has checked to be non-empty for every tap and block.
-  void trimBlockRows(PatternRewriter &rewriter, Location loc,
-                     const convgen::BackpropFilterGeometry &g, Value tap,
-                     OpFoldResult start, Value &x, Value &dy) const {
+  /// Cuts `x` and `dy` along spatial dimension `d` to the output rows that
+  /// tap `tap` reads input at (BackpropFilterGeometry::tapInputRange with
+  /// the tap index, and the first output row `start` of a block of `rows`
+  /// rows along `d`, as SSA values; `start` is 0 and `rows` the output
+  /// extent for the whole op):
+  ///   lo   = min(rows, max(0, ceil((pb - k*dil) / s) - start))
+  ///   hi   = min(rows, floor((in - 1 + pb - k*dil) / s) + 1 - start)
+  ///   size = min(rows, max(0, hi - lo))
+  /// (the outer min gives the code generator an upper bound: an affine.max
+  /// has none for its tile heuristics, ValueBoundsConstraintSet).
+  void cutTapRows(PatternRewriter &rewriter, Location loc,
+                  const convgen::BackpropFilterGeometry &g, int64_t d,
+                  Value tap, OpFoldResult start, int64_t rows, Value &x,
+                  Value &dy) const {
     MLIRContext *ctx = rewriter.getContext();
-    int64_t s = g.strides[0], pb = g.padBefore[0], dil = g.dilations[0];
-    int64_t rows = g.outSpatial[0];
+    int64_t s = g.strides[d], pb = g.padBefore[d], dil = g.dilations[d];
     AffineExpr k = getAffineDimExpr(0, ctx), r0 = getAffineDimExpr(1, ctx);
     AffineExpr zero = getAffineConstantExpr(0, ctx);
     AffineExpr bound = getAffineConstantExpr(rows, ctx);
@@ -941,17 +944,16 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         AffineMap::get(
             2, 0,
             {bound,
-             (g.inputSpatial[0] - 1 + pb - k * dil).floorDiv(s) + 1 - r0},
+             (g.inputSpatial[d] - 1 + pb - k * dil).floorDiv(s) + 1 - r0},
             ctx),
         {OpFoldResult(tap), start});
     OpFoldResult size = affine::makeComposedFoldedAffineMax(
         rewriter, loc,
         AffineMap::get(2, 0, {zero, k - getAffineDimExpr(1, ctx)}, ctx),
         {hi, lo});
-    // An explicit upper bound for the code generator's tile heuristics.
     size = affine::makeComposedFoldedAffineMin(
         rewriter, loc, AffineMap::get(1, 0, {bound, k}, ctx), {size});
-    int64_t dim = spatialDim(g.layout, 0);
+    int64_t dim = spatialDim(g.layout, d);
     x = extractDimSlice(rewriter, loc, x, dim, lo, size).value;
     dy = extractDimSlice(rewriter, loc, dy, dim, lo, size).value;
   }
@@ -970,10 +972,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                        ArrayRef<Value> ivs, bool rowBlocks, Value &x, Value &dy,
                        bool keepLast = false,
                        OpFoldResult rowStart = nullptr) const {
-    MLIRContext *ctx = rewriter.getContext();
     int64_t n = g.numSpatialDims;
+    // A block of rows: `g.outSpatial[0]` rows from output row `rowStart` of
+    // the whole op, whose padding and input `g` keeps (the caller checked
+    // that every tap reads input rows in every block).
     if (rowBlocks && rowStart)
-      trimBlockRows(rewriter, loc, g, ivs[0], rowStart, x, dy);
+      cutTapRows(rewriter, loc, g, 0, ivs[0], rowStart, g.outSpatial[0], x, dy);
     for (int64_t d = rowBlocks ? 1 : 0; d < n; ++d) {
       if (d == n - 1 && (keepLast || g.outSpatial[d] > kMaxCutLastDim))
         continue;
@@ -988,42 +992,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       }
       if (!padded || !reads)
         continue;
-      int64_t s = g.strides[d], pb = g.padBefore[d], dil = g.dilations[d];
-      int64_t out = g.outSpatial[d];
-      AffineExpr k = getAffineDimExpr(0, ctx);
-      AffineExpr zero = getAffineConstantExpr(0, ctx);
-      // BackpropFilterGeometry::tapInputRange with the tap index as an SSA
-      // value: lo = min(out, max(0, ceil((pb - k*dil) / s)))
-      OpFoldResult lo = affine::makeComposedFoldedAffineMax(
-          rewriter, loc, AffineMap::get(1, 0, {zero, (pb - k * dil).ceilDiv(s)}, ctx),
-          {OpFoldResult(ivs[d])});
-      lo = affine::makeComposedFoldedAffineMin(
-          rewriter, loc,
-          AffineMap::get(1, 0, {getAffineConstantExpr(out, ctx), k}, ctx),
-          {lo});
-      // hi = min(out, floor((in - 1 + pb - k*dil) / s) + 1),
-      // size = min(out, max(0, hi - lo))
-      OpFoldResult hi = affine::makeComposedFoldedAffineMin(
-          rewriter, loc,
-          AffineMap::get(1, 0,
-                         {getAffineConstantExpr(out, ctx),
-                          (g.inputSpatial[d] - 1 + pb - k * dil).floorDiv(s) +
-                              1},
-                         ctx),
-          {OpFoldResult(ivs[d])});
-      OpFoldResult size = affine::makeComposedFoldedAffineMax(
-          rewriter, loc,
-          AffineMap::get(2, 0, {zero, k - getAffineDimExpr(1, ctx)}, ctx),
-          {hi, lo});
-      // An explicit upper bound (an affine.max has none), for the code
-      // generator's tile heuristics (ValueBoundsConstraintSet).
-      size = affine::makeComposedFoldedAffineMin(
-          rewriter, loc,
-          AffineMap::get(1, 0, {getAffineConstantExpr(out, ctx), k}, ctx),
-          {size});
-      int64_t dim = spatialDim(g.layout, d);
-      x = extractDimSlice(rewriter, loc, x, dim, lo, size).value;
-      dy = extractDimSlice(rewriter, loc, dy, dim, lo, size).value;
+      cutTapRows(rewriter, loc, g, d, ivs[d], rewriter.getIndexAttr(0),
+                 g.outSpatial[d], x, dy);
     }
   }
 

@@ -71,6 +71,9 @@ func.func @store_between(%x: memref<16x64xf32>, %i: index, %v: f32) -> f32 {
 // reassembled after the loop for the write. Kept whole, LLVM would widen
 // each <24 x float> row to <32 x float> and build its broadcasts lane by
 // lane (and spill: 9 instead of 44-52 GFLOP/s on a 3-D up-convolution).
+// Each piece's rank-1 update (mulf of the broadcast operands, then addf)
+// becomes an outer product: one FMA per row of a scalar load broadcast
+// (BroadcastProductToOuterProduct).
 // CHECK-LABEL: func.func @split_columns
 // CHECK-DAG:     %[[I0:.*]] = vector.transfer_read %arg2[%c0, %c0]{{.*}} : memref<4x24xf32>, vector<4x8xf32>
 // CHECK-DAG:     %[[I1:.*]] = vector.transfer_read %arg2[%c0, %c8]{{.*}} : memref<4x24xf32>, vector<4x8xf32>
@@ -81,10 +84,11 @@ func.func @store_between(%x: memref<16x64xf32>, %i: index, %v: f32) -> f32 {
 // CHECK-DAG:       vector.load %arg1[%{{.*}}, %c0] : memref<64x24xf32>, vector<8xf32>
 // CHECK-DAG:       vector.load %arg1[%{{.*}}, %c8] : memref<64x24xf32>, vector<8xf32>
 // CHECK-DAG:       vector.load %arg1[%{{.*}}, %c16] : memref<64x24xf32>, vector<8xf32>
-// CHECK-DAG:       %[[S0:.*]] = arith.addf %[[A0]], %{{.*}} : vector<4x8xf32>
-// CHECK-DAG:       %[[S1:.*]] = arith.addf %[[A1]], %{{.*}} : vector<4x8xf32>
-// CHECK-DAG:       %[[S2:.*]] = arith.addf %[[A2]], %{{.*}} : vector<4x8xf32>
-// CHECK:           scf.yield %[[S0]], %[[S1]], %[[S2]]
+// CHECK-NOT:       arith.mulf
+// CHECK-NOT:       arith.addf
+// CHECK-COUNT-12:  vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT:       vector.fma
+// CHECK:           scf.yield
 // CHECK:         vector.insert_strided_slice %[[R]]#0, %{{.*}} {offsets = [0, 0]
 // CHECK:         vector.insert_strided_slice %[[R]]#1, %{{.*}} {offsets = [0, 8]
 // CHECK:         vector.insert_strided_slice %[[R]]#2, %{{.*}} {offsets = [0, 16]
@@ -108,9 +112,19 @@ func.func @split_columns(%a: memref<64x4xf32>, %b: memref<64x24xf32>, %c: memref
   return
 }
 
-// Two vectors per row (a power of two) stay one 4 x 16 tile.
+// Two vectors per row (a power of two) stay one 4 x 16 tile. Its rank-1
+// update is 4 row FMAs of scalar loads broadcast: neither operand is
+// assembled lane by lane into a 4 x 16 vector (vector.from_elements, as
+// the canonicalizer rewrote the rows inserted into one; 64 scalar inserts
+// each in LLVM IR).
 // CHECK-LABEL: func.func @whole_columns
 // CHECK:         scf.for {{.*}} -> (vector<4x16xf32>)
+// CHECK-NOT:       vector.from_elements
+// CHECK-NOT:       arith.mulf
+// CHECK-COUNT-4:   vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:       vector.fma
+// CHECK-NOT:       vector.from_elements
+// CHECK:           scf.yield
 func.func @whole_columns(%a: memref<64x4xf32>, %b: memref<64x16xf32>, %c: memref<4x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

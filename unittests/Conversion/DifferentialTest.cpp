@@ -293,6 +293,7 @@ struct SplitKShape {
   DataLayout layout;
   int64_t batch, size, cin, cout, stride, k;
   ElementType type;
+  int64_t groups = 1; // cin counts the input channels of all groups
 };
 const SplitKShape kSplitKShapes[] = {
     {DataLayout::ChannelsLast, 4, 48, 8, 16, 1, 1, ElementType::F32},
@@ -316,6 +317,10 @@ const SplitKShape kSplitKShapes[] = {
     // The stem with 64 output channels: 21 fused rows as 3-row x 4-vector
     // register tiles.
     {DataLayout::ChannelsLast, 4, 100, 3, 64, 2, 7, ElementType::F32},
+    // Grouped multi-tap: 2 groups of 8 -> 8 channels, and 16 groups of
+    // 4 -> 4 (ResNeXt's grouped register tiles).
+    {DataLayout::ChannelsLast, 4, 48, 16, 16, 1, 3, ElementType::F32, 2},
+    {DataLayout::ChannelsFirst, 4, 48, 64, 64, 1, 3, ElementType::F32, 16},
 };
 
 BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
@@ -325,7 +330,7 @@ BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
   s.attrs.padding = FilterPadding::Valid;
   s.attrs.strides = {sh.stride, sh.stride};
   s.attrs.dilations = {1, 1};
-  s.filterShape = {sh.k, sh.k, sh.cin, sh.cout};
+  s.filterShape = {sh.k, sh.k, sh.cin / sh.groups, sh.cout};
   s.inputShape = sh.layout == DataLayout::ChannelsLast
                      ? Shape{sh.batch, sh.size, sh.size, sh.cin}
                      : Shape{sh.batch, sh.cin, sh.size, sh.size};
@@ -337,12 +342,14 @@ BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
 
 /// Split-K (docs/Lowering.md §2.3): single-contraction filter gradients
 /// (one tap, or tiny-Cin taps all fused into the rows) with a long
-/// reduction and a small dW, and multi-tap ones (no groups) whose two dWs
+/// reduction and a small dW, and multi-tap ones (grouped too) whose two dWs
 /// fit the L2, sum each half of the batch separately. The fixed shapes of
 /// kSplitKShapes, in several layouts, strides, kernel sizes and types, each
-/// compared with the reference with 1, 2 and 3 threads (bit-identity across
-/// thread counts is checked by BackpropFilterDeterministicAcrossThreadCounts
-/// below).
+/// compared with the reference with 1, 2 and 3 threads: a multi-tap
+/// filter's parts lead with 1 and 2 threads, and are the first dimension of
+/// the taps' forall with 3 (bit-identity across thread counts, and so
+/// across the two placements, is checked by
+/// BackpropFilterDeterministicAcrossThreadCounts below).
 TEST(Differential, BackpropFilterSplitK) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 4);
   Jit jit;

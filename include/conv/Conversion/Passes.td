@@ -37,8 +37,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       `dw-split-max-bytes`, a filter gradient that is a single contraction
       (one tap, or tiny-Cin taps all fused into its rows) with a small dW
       sums each half of its batch separately (split-K) and adds them;
-      with `dw-split-taps-max-bytes`, so does a multi-tap one (no groups)
-      whose two partial dWs fit that size.
+      with `dw-split-taps-max-bytes`, so does a multi-tap one whose two
+      partial dWs fit that size (on up to 2 `dw-threads`, each part then
+      runs all its blocks and taps on one thread).
       With `dw-threads`, a filter gradient whose taps are not a multiple of
       that thread count splits each tap's output channels into parts (one
       more dimension of its scf.forall), so that the threads get equal work.

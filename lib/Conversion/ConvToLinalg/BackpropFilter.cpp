@@ -533,17 +533,19 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   ///   scf.forall has nothing to spread over threads, and the two partial
   ///   dWs fit `splitMaxBytes` (a large single-tap dW is better split by
   ///   output channels: each thread then holds half of it); or
-  /// * it has several taps (or leading taps left by the fusion), no groups,
-  ///   and the two partial dWs fit `splitTapsMaxBytes` (the L2): with 2
-  ///   threads each then runs the one-thread kernel over half the batch
-  ///   into its own dW, where the taps' forall made both threads read every
-  ///   block and split the taps' output channels into narrower register
-  ///   tiles. conv-run --compare, 2 threads: DeepSpeech's 5x20
-  ///   single-channel layer +92 %, ResNet's 3x3x64x64 layer +22 %, its 7x7
-  ///   stem +15 %, DeepSpeech's 5x10x32x32 +15 %, GoogLeNet's 5x5 192 -> 32
-  ///   +8 %; 1 thread within +-2 % (DeepSpeech 5x20 +7 %). The 3x3x128x128
-  ///   layers on 28x28 images (3136 positions per part) lost 2-3 % split,
-  ///   the grouped 3-D ResNeXt layer 2.5 % with 1 thread.
+  /// * it has several taps (or leading taps left by the fusion) and the two
+  ///   partial dWs fit `splitTapsMaxBytes` (the L2): with 2 threads each
+  ///   then runs the one-thread kernel over half the batch into its own dW,
+  ///   where the taps' forall made both threads read every block and split
+  ///   the taps' output channels into narrower register tiles. conv-run
+  ///   --compare, 2 threads: DeepSpeech's 5x20 single-channel layer +92 %,
+  ///   ResNet's 3x3x64x64 layer +22 %, its 7x7 stem +15 %, DeepSpeech's
+  ///   5x10x32x32 +15 %, GoogLeNet's 5x5 192 -> 32 +8 %; 1 thread within
+  ///   +-2 % (DeepSpeech 5x20 +7 %). The 3x3x128x128 layers on 28x28 images
+  ///   (3136 positions per part) lost 2-3 % split. Grouped layers too since
+  ///   the parts lead on up to 2 threads (outerTapParts): the 3-D ResNeXt
+  ///   layer +8 to +23 % with 2 threads, within 1 % with one (it had lost
+  ///   2.5 % with 1 thread when the parts were inside the blocks).
   /// else 1. A function of the shape only, so the result does not depend on
   /// the thread count.
   int64_t splitParts(const convgen::BackpropFilterGeometry &g, int64_t dwBytes,
@@ -561,15 +563,33 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       return 1;
     int64_t independent = independentContractions(g);
     bool single = independent == 1 && kParts * dwBytes <= splitMaxBytes;
-    bool taps = independent > 1 && g.groups == 1 &&
-                kParts * dwBytes <= splitTapsMaxBytes;
+    bool taps = independent > 1 && kParts * dwBytes <= splitTapsMaxBytes;
     return single || taps ? kParts : 1;
   }
 
+  /// Whether the split-K parts of a multi-tap filter gradient lead: an
+  /// scf.forall over the parts, each running all of its blocks and taps on
+  /// one thread (the taps' forall nested in it), rather than being the
+  /// first dimension of the taps' forall inside the blocks. With no more
+  /// threads than parts: each thread then forks once per call instead of
+  /// once per block, and one thread works through one part's blocks
+  /// before the other's (inside the blocks it alternated between the two
+  /// parts' blocks and dWs). conv-run --compare, 21 call pairs, 2 threads:
+  /// DeepSpeech's 5x20 single-channel layer +11 %, its 5x10x32x32 +4 %,
+  /// the grouped 3-D ResNeXt layer +23 % (not split before), ResNet's
+  /// 3x3x64x64 and 7x7 stem within 1 %; 1 thread within 2 %. With more
+  /// threads the taps share the work (and the column parts of §2.4 count
+  /// 2 x taps iterations). Each part sums its items in the same order
+  /// either way, so the results are the same bits.
+  bool outerTapParts() const {
+    return threads >= 1 && threads <= 2; // splitParts' 2 parts
+  }
+
   /// Split-K (see splitParts): the batch is split into `parts` equal parts,
-  /// each summed into its own (zero-initialized) dW (a single contraction:
-  /// in an scf.forall over the parts; several taps: the parts are the first
-  /// dimension of the taps' forall), each reading only its part of the
+  /// each summed into its own (zero-initialized) dW (a single contraction,
+  /// or several taps on at most 2 threads: in an scf.forall over the parts;
+  /// several taps on more threads: the parts are the first dimension of the
+  /// taps' forall), each reading only its part of the
   /// input and out_backprop; then the parts are added in order. Without a
   /// split, a 1x1 layer's threads would split the output channels and each
   /// stream all of the input.
@@ -592,11 +612,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     convgen::BackpropFilterGeometry gp = g;
     gp.batch = per;
     Value summed;
-    if (independentContractions(g) > 1) {
-      // Several taps: the parts become the first dimension of the taps'
-      // scf.forall (inside any reduction blocks, which take the same block
-      // of every part), so that more threads than parts still share the
-      // work: window and out_backprop as [parts, N / parts, ...].
+    if (independentContractions(g) > 1 && !outerTapParts()) {
+      // Several taps on more threads than parts: the parts become the first
+      // dimension of the taps' scf.forall (inside any reduction blocks,
+      // which take the same block of every part), so that the threads still
+      // share the work: window and out_backprop as [parts, N / parts, ...].
       auto split = [&](Value v) -> Value {
         auto type = cast<RankedTensorType>(v.getType());
         SmallVector<int64_t> shape{parts, per};

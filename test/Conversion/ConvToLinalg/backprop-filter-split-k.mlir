@@ -1,7 +1,9 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-split-max-bytes=100000" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=NOSPLIT
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-split-max-bytes=100000 dw-split-taps-max-bytes=100000 dw-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=TAPS
-// RUN: conv-opt %s --convert-conv-to-linalg="dw-split-taps-max-bytes=100000 dw-reduction-block-bytes=100000" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLOCKS
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-split-max-bytes=100000 dw-split-taps-max-bytes=100000 dw-threads=4" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=TAPS4
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-split-taps-max-bytes=100000 dw-reduction-block-bytes=100000" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OBLOCKS
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-split-taps-max-bytes=100000 dw-reduction-block-bytes=100000 dw-threads=4" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLOCKS
 
 // Split-K of a single-tap filter gradient (4 x 48 x 48 = 9216 output
 // positions, dW 8 x 16 f32: 1 KiB for both parts): each half of the batch
@@ -34,29 +36,59 @@ func.func @split_k(%x: tensor<4x48x48x8xf32>, %dy: tensor<4x48x48x16xf32>) -> te
 // CHECK-NOT:     tensor<2x3x3
 // CHECK:         return
 // With dw-split-taps-max-bytes (2 x 4.5 KiB of dW fit), the 3x3 kernel is
-// split too: window and out_backprop viewed as [2, N/2, ...], the parts are
-// the first dimension of the taps' scf.forall (so that more threads than
-// parts share the work), each iteration reading its part's rank-reduced
-// slices and writing its tap of its part's dW. 2 x 9 iterations: no
-// output-channel parts for dw-threads=2.
+// split too. On up to 2 threads (dw-threads=2) the parts lead: an
+// scf.forall over them, each iteration slicing its half of the batch and
+// running the taps' forall (nested: one thread each) into its part's dW.
 // TAPS-LABEL: func.func @taps
 // TAPS:         %[[DW:.*]] = linalg.fill {{.*}} -> tensor<3x3x8x16xf32>
 // TAPS:         %[[P0:.*]] = linalg.fill {{.*}} -> tensor<2x3x3x8x16xf32>
-// TAPS-DAG:     %[[DY2:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 48, 48, 16]
-// TAPS-DAG:     %[[X2:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 50, 50, 8]
-// TAPS:         %[[PARTS:.*]] = scf.forall (%[[P:.*]], %[[K0:.*]], %[[K1:.*]]) in (2, 3, 3) shared_outs(%[[SH:.*]] = %[[P0]])
-// TAPS-DAG:       %[[XP:.*]] = tensor.extract_slice %[[X2]][%[[P]], 0, 0, 0, 0] [1, 2, 50, 50, 8] [1, 1, 1, 1, 1] : tensor<2x2x50x50x8xf32> to tensor<2x50x50x8xf32>
-// TAPS-DAG:       %[[DYP:.*]] = tensor.extract_slice %[[DY2]][%[[P]], 0, 0, 0, 0] [1, 2, 48, 48, 16] [1, 1, 1, 1, 1] : tensor<2x2x48x48x16xf32> to tensor<2x48x48x16xf32>
-// TAPS-DAG:       %[[XK:.*]] = tensor.extract_slice %[[XP]][0, %[[K0]], %[[K1]], 0] [2, 48, 48, 8]
-// TAPS-DAG:       %[[TAP:.*]] = tensor.extract_slice %[[SH]][%[[P]], %[[K0]], %[[K1]], 0, 0] [1, 1, 1, 8, 16] [1, 1, 1, 1, 1] : tensor<2x3x3x8x16xf32> to tensor<8x16xf32>
-// TAPS:           %[[R:.*]] = linalg.generic {{.*}} ins(%[[XK]], %[[DYP]] : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%[[TAP]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
-// TAPS:           tensor.parallel_insert_slice %[[R]] into %[[SH]][%[[P]], %[[K0]], %[[K1]], 0, 0] [1, 1, 1, 8, 16]
+// TAPS:         %[[PARTS:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[SH:.*]] = %[[P0]])
+// TAPS-DAG:       %[[B:.*]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[P]])
+// TAPS-DAG:       %[[MINE:.*]] = tensor.extract_slice %[[SH]][%[[P]], 0, 0, 0, 0] [1, 3, 3, 8, 16] [1, 1, 1, 1, 1] : tensor<2x3x3x8x16xf32> to tensor<3x3x8x16xf32>
+// TAPS-DAG:       %[[DYP:.*]] = tensor.extract_slice %arg1[%[[B]], 0, 0, 0] [2, 48, 48, 16] [1, 1, 1, 1] : tensor<4x48x48x16xf32> to tensor<2x48x48x16xf32>
+// TAPS-DAG:       %[[XP:.*]] = tensor.extract_slice %arg0[%[[B]], 0, 0, 0] [2, 50, 50, 8] [1, 1, 1, 1] : tensor<4x50x50x8xf32> to tensor<2x50x50x8xf32>
+// TAPS:           %[[T:.*]] = scf.forall (%[[K0:.*]], %[[K1:.*]]) in (3, 3) shared_outs(%[[TSH:.*]] = %[[MINE]])
+// TAPS-DAG:         %[[XK:.*]] = tensor.extract_slice %[[XP]][0, %[[K0]], %[[K1]], 0] [2, 48, 48, 8]
+// TAPS-DAG:         %[[TAP:.*]] = tensor.extract_slice %[[TSH]][%[[K0]], %[[K1]], 0, 0] [1, 1, 8, 16]
+// TAPS:             %[[R:.*]] = linalg.generic {{.*}} ins(%[[XK]], %[[DYP]] : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%[[TAP]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
+// TAPS:             tensor.parallel_insert_slice %[[R]] into %[[TSH]][%[[K0]], %[[K1]], 0, 0] [1, 1, 8, 16]
+// TAPS:           tensor.parallel_insert_slice %[[T]] into %[[SH]][%[[P]], 0, 0, 0, 0] [1, 3, 3, 8, 16]
 // TAPS:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x8x16xf32>) outs(%[[DW]] : tensor<3x3x8x16xf32>)
+// On more threads (dw-threads=4): window and out_backprop viewed as
+// [2, N/2, ...], the parts are the first dimension of the taps' scf.forall
+// (so that more threads than parts share the work), each iteration reading
+// its part's rank-reduced slices and writing its tap of its part's dW.
+// 2 x 9 iterations: 2 output-channel parts would be 8 wide, too narrow.
+// TAPS4-LABEL: func.func @taps
+// TAPS4:         %[[DW:.*]] = linalg.fill {{.*}} -> tensor<3x3x8x16xf32>
+// TAPS4:         %[[P0:.*]] = linalg.fill {{.*}} -> tensor<2x3x3x8x16xf32>
+// TAPS4-DAG:     %[[DY2:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 48, 48, 16]
+// TAPS4-DAG:     %[[X2:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 50, 50, 8]
+// TAPS4:         %[[PARTS:.*]] = scf.forall (%[[P:.*]], %[[K0:.*]], %[[K1:.*]]) in (2, 3, 3) shared_outs(%[[SH:.*]] = %[[P0]])
+// TAPS4-DAG:       %[[XP:.*]] = tensor.extract_slice %[[X2]][%[[P]], 0, 0, 0, 0] [1, 2, 50, 50, 8] [1, 1, 1, 1, 1] : tensor<2x2x50x50x8xf32> to tensor<2x50x50x8xf32>
+// TAPS4-DAG:       %[[DYP:.*]] = tensor.extract_slice %[[DY2]][%[[P]], 0, 0, 0, 0] [1, 2, 48, 48, 16] [1, 1, 1, 1, 1] : tensor<2x2x48x48x16xf32> to tensor<2x48x48x16xf32>
+// TAPS4-DAG:       %[[XK:.*]] = tensor.extract_slice %[[XP]][0, %[[K0]], %[[K1]], 0] [2, 48, 48, 8]
+// TAPS4-DAG:       %[[TAP:.*]] = tensor.extract_slice %[[SH]][%[[P]], %[[K0]], %[[K1]], 0, 0] [1, 1, 1, 8, 16] [1, 1, 1, 1, 1] : tensor<2x3x3x8x16xf32> to tensor<8x16xf32>
+// TAPS4:           %[[R:.*]] = linalg.generic {{.*}} ins(%[[XK]], %[[DYP]] : tensor<2x48x48x8xf32>, tensor<2x48x48x16xf32>) outs(%[[TAP]] : tensor<8x16xf32>) attrs = {conv.dw_contractions = 9 : i64, conv.role = "dw_tap"}
+// TAPS4:           tensor.parallel_insert_slice %[[R]] into %[[SH]][%[[P]], %[[K0]], %[[K1]], 0, 0] [1, 1, 1, 8, 16]
+// TAPS4:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[PARTS]] : tensor<2x3x3x8x16xf32>) outs(%[[DW]] : tensor<3x3x8x16xf32>)
 // Reduction blocks with split parts: one part's item (80 + 144 KiB) exceeds
-// the 100000-byte budget, so each block is one item of every part (an
+// the 100000-byte budget, so a part runs in blocks of one item and 16 rows
+// (18 window rows). On one thread (the default dw-threads) the parts lead:
+// each runs all its blocks, over its own half of the batch.
+// OBLOCKS-LABEL: func.func @taps
+// OBLOCKS:         scf.forall (%[[P:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x8x16xf32>)
+// OBLOCKS-DAG:       tensor.extract_slice %arg1[%{{.*}}, 0, 0, 0] [2, 48, 48, 16]
+// OBLOCKS-DAG:       tensor.extract_slice %arg0[%{{.*}}, 0, 0, 0] [2, 50, 50, 8]
+// OBLOCKS:           scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<3x3x8x16xf32>)
+// OBLOCKS:             scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<3x3x8x16xf32>)
+// OBLOCKS-DAG:           tensor.extract_slice %{{.*}}[0, %[[R]], 0, 0] [1, 16, 48, 16]
+// OBLOCKS-DAG:           tensor.extract_slice %{{.*}}[0, %[[R]], 0, 0] [1, 18, 50, 8]
+// OBLOCKS:               scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// OBLOCKS:                 conv.role = "dw_tap"
+// On more threads than parts, each block is one item of every part (an
 // scf.for over the 2 items per part, sliced along dimension 1 of the
-// [2, 2, ...] views) in blocks of 16 rows (18 window rows), with the parts
-// leading the taps' forall inside.
+// [2, 2, ...] views), with the parts leading the taps' forall inside.
 // BLOCKS-LABEL: func.func @taps
 // BLOCKS:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x8x16xf32>)
 // BLOCKS-DAG:       tensor.extract_slice %{{.*}}[0, %[[I]], 0, 0, 0] [2, 1, 48, 48, 16]
@@ -116,12 +148,19 @@ func.func @fused_all(%x: tensor<4x50x50x1xf32>, %dy: tensor<4x48x48x16xf32>) -> 
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x1xf32>, tensor<4x48x48x16xf32> -> tensor<3x3x1x16xf32>
   return %dw : tensor<3x3x1x16xf32>
 }
-// With dw-split-taps-max-bytes, the stem-like filter is split as well.
+// With dw-split-taps-max-bytes, the stem-like filter is split as well: the
+// parts lead on 2 threads, the leading taps' forall nested in them.
 // TAPS-LABEL: func.func @fused_leading
-// TAPS:         scf.forall (%{{.*}}, %{{.*}}) in (2, 7) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x7x7x3x16xf32>)
-// TAPS-NOT:       scf.forall
-// TAPS:           tensor<2x48x48x21xf32>
+// TAPS:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x7x7x3x16xf32>)
+// TAPS:           scf.forall (%{{.*}}) in (7) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<7x7x3x16xf32>)
+// TAPS-NOT:         scf.forall
+// TAPS:             tensor<2x48x48x21xf32>
 // TAPS:         ins(%{{.*}} : tensor<2x7x7x3x16xf32>)
+// TAPS4-LABEL: func.func @fused_leading
+// TAPS4:         scf.forall (%{{.*}}, %{{.*}}) in (2, 7) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x7x7x3x16xf32>)
+// TAPS4-NOT:       scf.forall
+// TAPS4:           tensor<2x48x48x21xf32>
+// TAPS4:         ins(%{{.*}} : tensor<2x7x7x3x16xf32>)
 // CHECK-LABEL: func.func @fused_leading
 // CHECK-NOT:     tensor<2x7x7
 // CHECK:         scf.forall (%{{.*}}) in (7)
@@ -135,12 +174,16 @@ func.func @fused_leading(%x: tensor<4x54x54x3xf32>, %dy: tensor<4x48x48x16xf32>)
 
 // -----
 
-// Multi-tap split-K only without groups, and with the same batch, reduction
-// and dW rules as single contractions: a grouped 3x3 filter gradient, an odd
-// batch, 2 x 48 x 48 < 8192 positions, and 2 x 3x3x32x64 f32 (144 KiB) >
-// 100000 B stay unsplit.
+// Multi-tap split-K follows the same batch, reduction and dW rules as
+// single contractions: an odd batch, 2 x 48 x 48 < 8192 positions, and
+// 2 x 3x3x32x64 f32 (144 KiB) > 100000 B stay unsplit. A grouped filter
+// gradient is split like any other (its taps' contractions carry the
+// groups).
 // TAPS-LABEL: func.func @taps_grouped
-// TAPS-NOT:     scf.forall (%{{.*}}) in (2)
+// TAPS:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x8x16xf32>)
+// TAPS:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// TAPS:             conv.role = "dw_tap"
+// TAPS:         ins(%{{.*}} : tensor<2x3x3x8x16xf32>) outs(%{{.*}} : tensor<3x3x8x16xf32>)
 // TAPS:         return
 func.func @taps_grouped(%x: tensor<4x50x50x16xf32>, %dy: tensor<4x48x48x16xf32>) -> tensor<3x3x8x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x16xf32>, tensor<4x48x48x16xf32> -> tensor<3x3x8x16xf32>

@@ -101,9 +101,12 @@ struct BackpropFilterLoweringOptions {
   /// halves summed separately (an scf.forall) and added in order
   /// (docs/Lowering.md §2.3); 0: never.
   int64_t splitMaxBytes = 0;
-  /// Split-K of multi-tap ops (no groups, the same reduction and batch
-  /// conditions) whose two partial dWs together are at most this many bytes
-  /// (the L2: each thread then holds its own dW there); 0: never.
+  /// Split-K of multi-tap ops (the same reduction and batch conditions)
+  /// whose two partial dWs together are at most this many bytes (the L2:
+  /// each thread then holds its own dW there); 0: never. On up to 2
+  /// `threads` the parts lead (an scf.forall over them, each running all of
+  /// its blocks and taps); on more they are the first dimension of the
+  /// taps' forall.
   int64_t splitTapsMaxBytes = 0;
   /// The threads the taps' scf.forall will be spread over: when the taps
   /// are not a multiple of it, each tap's output channels are split into

@@ -316,7 +316,6 @@ Value createCorrelation(OpBuilder &b, Location loc, Layout layout, Value input,
         init, dilations);
 
   MLIRContext *ctx = b.getContext();
-  auto inType = cast<RankedTensorType>(input.getType());
   auto initType = cast<RankedTensorType>(init.getType());
   Type accType = initType.getElementType();
   int64_t main = cin / kLanes * kLanes, rank = n + 2;

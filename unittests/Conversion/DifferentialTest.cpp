@@ -473,6 +473,83 @@ TEST(Differential, BackpropFilterRowBlockPadding) {
     ADD_FAILURE() << f;
 }
 
+/// Thread channel parts (docs/Lowering.md §2.4): on several threads, a
+/// multi-tap filter gradient whose dW exceeds the L2 runs an scf.forall over
+/// parts of its input (or output) channels, each thread running all the
+/// reduction blocks and taps of its part. Random 2-D and 3-D layers with
+/// 32-96 input and 32-128 output channels, explicit padding of 0-2 or
+/// `SAME`, strides and dilations of 1-2, an L2 of a quarter to a half of
+/// the dW (and now and then a last-level cache that makes reduction
+/// blocks); with 1, 2 and 3 threads, bit-identical.
+TEST(Differential, BackpropFilterThreadChannelParts) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 13);
+  unsigned count = std::max(12u, envOr("CONVGEN_DIFF_COUNT", 500) / 24);
+  std::vector<BackpropFilterCase> cases;
+  std::vector<CompileOptions> options;
+  while (cases.size() < count) {
+    BackpropFilterSpec s;
+    int64_t n = rng() % 4 == 0 ? 3 : 2;
+    s.elementType = ElementType::F32;
+    s.attrs.layout =
+        rng() % 4 == 0 ? DataLayout::ChannelsFirst : DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 3 == 0 ? FilterPadding::Same : FilterPadding::Explicit;
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      s.filterShape.push_back(uniform(rng, 2, 3));
+      s.attrs.strides.push_back(rng() % 3 == 0 ? 2 : 1);
+      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
+      spatialIn.push_back(uniform(rng, n == 3 ? 5 : 8, n == 3 ? 8 : 16));
+      if (s.attrs.padding == FilterPadding::Explicit) {
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+      }
+    }
+    int64_t cin = 16 * uniform(rng, 2, 6), cout = 32 * uniform(rng, 1, 4);
+    s.filterShape.push_back(cin);
+    s.filterShape.push_back(cout);
+    if (!setActivationShapes(s, uniform(rng, 1, 3), cin, spatialIn))
+      continue;
+    int64_t dwBytes = int64_t(numElements(s.filterShape)) * 4;
+    CompileOptions o;
+    o.l2CacheBytes = dwBytes / uniform(rng, 2, 4);
+    if (rng() % 2 == 0)
+      o.l3CacheBytes = 4 * std::max<int64_t>(
+                               1, int64_t(numElements(s.inputShape) +
+                                          numElements(s.outBackpropShape)) *
+                                      4 / 3);
+    options.push_back(o);
+    cases.push_back(makeCase(std::move(s), rng));
+  }
+  Jit jit;
+  auto failures = runParallel(count, [&](unsigned i) -> std::string {
+    std::string label = "l2-cache-bytes=" +
+                        std::to_string(options[i].l2CacheBytes) +
+                        " l3-cache-bytes=" +
+                        std::to_string(options[i].l3CacheBytes);
+    std::vector<uint8_t> first;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      CompileOptions o = options[i];
+      o.numThreads = threads;
+      std::vector<uint8_t> bytes;
+      std::string f = checkBackpropFilter(
+          jit, i, cases[i], o,
+          label + ", " + std::to_string(threads) + " thread(s)", &bytes);
+      if (!f.empty())
+        return f;
+      if (threads == 1)
+        first = std::move(bytes);
+      else if (bytes != first)
+        return "config #" + std::to_string(i) + " (" + label + "): 1 and " +
+               std::to_string(threads) +
+               " threads differ: " + describe(cases[i].spec);
+    }
+    return std::string();
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
 //===----------------------------------------------------------------------===//
 // conv.transpose
 //===----------------------------------------------------------------------===//

@@ -42,7 +42,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       runs all its blocks and taps on one thread).
       With `dw-threads`, a filter gradient whose taps are not a multiple of
       that thread count splits each tap's output channels into parts (one
-      more dimension of its scf.forall), so that the threads get equal work.
+      more dimension of its scf.forall), so that the threads get equal work;
+      one whose dW exceeds twice `dw-small-filter-block-bytes` gives each
+      thread a part of its channels for all of its blocks and taps instead
+      (an scf.forall around the blocks).
     * f16/bf16 accumulate in f32 and are rounded once. With
       `widen-16-bit-operands`, the op is first rewritten as the f32 op
       between elementwise conversions (`conv.role = "cast"`) of its

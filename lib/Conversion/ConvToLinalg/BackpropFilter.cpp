@@ -601,7 +601,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         splitParts(g, tensorBytes(dwType),
                    cast<RankedTensorType>(dy.getType()).getElementType());
     if (parts <= 1)
-      return lowerInBlocks(rewriter, loc, g, window, dy, dw);
+      return lowerInThreadParts(rewriter, loc, g, window, dy, dw);
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = dwType.getRank();
     SmallVector<int64_t> partialShape{parts};
@@ -678,6 +678,88 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                  linalg::YieldOp::create(b, l, sum);
                })
         .getResult(0);
+  }
+
+  /// The channel parts a multi-tap filter gradient's threads own for all of
+  /// its taps and reduction blocks (lowerInThreadParts): {dimension, parts}
+  /// with dimension 0 for input channels (the dW rows), 1 for output
+  /// channels; {0, 1} for none. On several threads, for a dW larger than
+  /// the small-filter blocks take (2 x smallFilterBlockBytes, which must be
+  /// set: its reduction blocks are L3-sized), no groups, no fused taps and
+  /// no bf16 pairs:
+  /// `threads` parts of the larger channel count, input channels in
+  /// multiples of 8 (register-tile rows) and output channels of 16 (a
+  /// vector), at least 32 of either per part. conv-run --compare, 21 call
+  /// pairs twice, 2 threads: ResNet's 7x7x512 3x3 layer +7 / +11 %,
+  /// DeepBench's 7x7x512 +8 / +2 % and 10x42x512 +6 / +5 %, the dilated
+  /// RFCN layer +7 / +9 %, ResNet's 14x14x256 3x3 0 / 0 %. (Smaller dWs,
+  /// whose L2-sized blocks are many more and shorter: from +4 to -18 %,
+  /// GoogLeNet's 5x5 192 -> 32 and DeepSpeech's 5x5 64 -> 128 slower.)
+  std::pair<int, int64_t>
+  threadChannelParts(const convgen::BackpropFilterGeometry &g,
+                     Type operandType, int64_t dwBytes) const {
+    if (threads <= 1 || g.groups > 1 || numFusedTaps(g) ||
+        independentContractions(g) <= 1 ||
+        smallFilterBlockBytes <= 0 || dwBytes <= 2 * smallFilterBlockBytes ||
+        (bf16Pairs && dwUsesBF16Pairs(g) && operandType.isBF16()))
+      return {0, 1};
+    int64_t t = threads;
+    bool rows = g.filterInChannels % (t * 8) == 0 &&
+                g.filterInChannels / t >= 32;
+    bool cols = g.outChannels % (t * 16) == 0 && g.outChannels / t >= 32;
+    if (rows && (!cols || g.filterInChannels >= g.outChannels))
+      return {0, t};
+    if (cols)
+      return {1, t};
+    return {0, 1};
+  }
+
+  /// A multi-tap filter gradient on several threads: an scf.forall over
+  /// `threads` channel parts (threadChannelParts), each thread running all
+  /// of the reduction blocks and taps for its input (or output) channels,
+  /// the taps' forall nested inside (on one thread). Else lowerInBlocks,
+  /// whose taps' forall inside the blocks forks and joins the threads once
+  /// per block, and splits 9 taps on 2 threads into 18 half taps. Each dW
+  /// element is still summed by one loop in the same order, so the result
+  /// does not depend on the thread count.
+  Value lowerInThreadParts(PatternRewriter &rewriter, Location loc,
+                           const convgen::BackpropFilterGeometry &g,
+                           Value window, Value dy, Value dw) const {
+    auto [dim, parts] = threadChannelParts(
+        g, cast<RankedTensorType>(dy.getType()).getElementType(),
+        tensorBytes(cast<RankedTensorType>(dw.getType())));
+    if (parts <= 1)
+      return lowerInBlocks(rewriter, loc, g, window, dy, dw);
+    int64_t n = g.numSpatialDims;
+    int64_t width = (dim == 0 ? g.filterInChannels : g.outChannels) / parts;
+    auto forall = scf::ForallOp::create(
+        rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(parts)},
+        ValueRange{dw}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    Value q = forall.getInductionVars()[0];
+    Value shared = forall.getRegionIterArgs()[0];
+    OpFoldResult offset = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, rewriter.getAffineDimExpr(0) * width, {OpFoldResult(q)});
+    convgen::BackpropFilterGeometry gq = g;
+    int64_t cdim = channelDim(g.layout, n);
+    if (dim == 0) {
+      gq.inChannels = gq.filterInChannels = width;
+      window = extractDimSlice(rewriter, loc, window, cdim, offset, width).value;
+    } else {
+      gq.outChannels = width;
+      dy = extractDimSlice(rewriter, loc, dy, cdim, offset, width).value;
+    }
+    // dW is [spatial..., ci, co].
+    DimSlice mine =
+        extractDimSlice(rewriter, loc, shared, n + dim, offset, width);
+    Value part = lowerInBlocks(rewriter, loc, gq, window, dy, mine.value,
+                               /*threadedTaps=*/false);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, part, shared,
+                                          mine.offsets, mine.sizes,
+                                          mine.strides);
+    return forall.getResult(0);
   }
 
   /// All taps over one block of the reduction: the tiny-Cin fused lowering

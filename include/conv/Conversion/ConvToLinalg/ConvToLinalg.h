@@ -112,8 +112,12 @@ struct BackpropFilterLoweringOptions {
   /// are not a multiple of it, each tap's output channels are split into
   /// `threads / gcd(taps, threads)` equal parts (another dimension of the
   /// forall, docs/Lowering.md §2.4), so that every thread gets the same
-  /// share of the work; 1: never. Every part is owned by one iteration, so
-  /// the result does not depend on the thread count.
+  /// share of the work; 1: never. A multi-tap op whose dW exceeds twice
+  /// `smallFilterBlockBytes` instead gives each thread a part of its input
+  /// (or output) channels for all of its reduction blocks and taps (an
+  /// scf.forall around the blocks, docs/Lowering.md §2.4). Every part is
+  /// owned by one iteration, so the result does not depend on the thread
+  /// count.
   int64_t threads = 1;
   /// bf16 filter gradients that dwUsesBF16Pairs accepts contract pairs of
   /// output positions (kDwPairsAttrName) for vdpbf16ps instead of single

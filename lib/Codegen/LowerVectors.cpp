@@ -79,8 +79,11 @@ struct BroadcastProductToOuterProduct : public OpRewritePattern<arith::AddFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::AddFOp op,
                                 PatternRewriter &rewriter) const override {
+    // f32 / f64 only: 16-bit tiles are widened to f32 before they multiply
+    // (a 16-bit FMA would go through LLVM's soft promotion).
     auto type = dyn_cast<VectorType>(op.getType());
-    if (!type || type.getRank() != 2 || type.isScalable())
+    if (!type || type.getRank() != 2 || type.isScalable() ||
+        !(type.getElementType().isF32() || type.getElementType().isF64()))
       return failure();
     for (int accIndex : {0, 1}) {
       Value acc = op->getOperand(accIndex);

@@ -220,12 +220,25 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       return 1;
     int64_t taps = numTaps(g) * splitParts;
     int64_t parts = threads / std::gcd(taps, threads);
-    if (parts <= 1 || g.outChannels % parts != 0)
-      return 1;
-    int64_t width = g.outChannels / parts;
-    if (width % 16 != 0 || width < 32)
+    if (parts <= 1 || !columnPartsFit(g, parts))
       return 1;
     return parts;
+  }
+
+  /// Whether the output channels split into `parts` parts of whole
+  /// 16-channel vectors, at least 32 wide (a narrower register tile would
+  /// leave the FMA units idle).
+  static bool columnPartsFit(const convgen::BackpropFilterGeometry &g,
+                             int64_t parts) {
+    return g.outChannels % (parts * 16) == 0 && g.outChannels / parts >= 32;
+  }
+
+  /// Whether the input channels split into `parts` parts of a multiple of 8
+  /// channels (register-tile rows), at least 32.
+  static bool rowPartsFit(const convgen::BackpropFilterGeometry &g,
+                          int64_t parts) {
+    return g.filterInChannels % (parts * 8) == 0 &&
+           g.filterInChannels / parts >= 32;
   }
 
   /// Input-channel parts for a single-tap filter gradient (1x1 filters) on
@@ -237,9 +250,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// 32; otherwise 1.
   int64_t rowParts(const convgen::BackpropFilterGeometry &g) const {
     if (threads <= 1 || g.groups > 1 || numTaps(g) != 1 ||
-        g.filterInChannels <= g.outChannels ||
-        g.filterInChannels % (threads * 8) != 0 ||
-        g.filterInChannels / threads < 32)
+        g.filterInChannels <= g.outChannels || !rowPartsFit(g, threads))
       return 1;
     return threads;
   }
@@ -686,10 +697,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// channels; {0, 1} for none. On several threads, for a dW larger than
   /// the small-filter blocks take (2 x smallFilterBlockBytes, which must be
   /// set: its reduction blocks are L3-sized), no groups, no fused taps and
-  /// no bf16 pairs:
-  /// `threads` parts of the larger channel count, input channels in
-  /// multiples of 8 (register-tile rows) and output channels of 16 (a
-  /// vector), at least 32 of either per part. conv-run --compare, 21 call
+  /// no bf16 pairs: `threads` parts of the larger channel count that
+  /// rowPartsFit / columnPartsFit accept. conv-run --compare, 21 call
   /// pairs twice, 2 threads: ResNet's 7x7x512 3x3 layer +7 / +11 %,
   /// DeepBench's 7x7x512 +8 / +2 % and 10x42x512 +6 / +5 %, the dilated
   /// RFCN layer +7 / +9 %, ResNet's 14x14x256 3x3 0 / 0 %. (Smaller dWs,
@@ -703,14 +712,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         smallFilterBlockBytes <= 0 || dwBytes <= 2 * smallFilterBlockBytes ||
         (bf16Pairs && dwUsesBF16Pairs(g) && operandType.isBF16()))
       return {0, 1};
-    int64_t t = threads;
-    bool rows = g.filterInChannels % (t * 8) == 0 &&
-                g.filterInChannels / t >= 32;
-    bool cols = g.outChannels % (t * 16) == 0 && g.outChannels / t >= 32;
+    bool rows = rowPartsFit(g, threads), cols = columnPartsFit(g, threads);
     if (rows && (!cols || g.filterInChannels >= g.outChannels))
-      return {0, t};
+      return {0, threads};
     if (cols)
-      return {1, t};
+      return {1, threads};
     return {0, 1};
   }
 

@@ -402,6 +402,32 @@ TEST(Differential, BackpropFilterReductionBlocks) {
     ADD_FAILURE() << f;
 }
 
+/// The layout, padding and `n` spatial dimensions of a random f32 filter
+/// gradient (its channels and activations are the caller's): kernel sizes
+/// 2..kMax, strides and dilations of 1-2, input sizes inLo..inHi (appended
+/// to `spatialIn`), explicit padding of 0..padMax or `SAME`.
+BackpropFilterSpec randomSpatialLayer(std::mt19937 &rng, int64_t n,
+                                      int64_t kMax, int64_t inLo, int64_t inHi,
+                                      int64_t padMax, Shape &spatialIn) {
+  BackpropFilterSpec s;
+  s.elementType = ElementType::F32;
+  s.attrs.layout =
+      rng() % 4 == 0 ? DataLayout::ChannelsFirst : DataLayout::ChannelsLast;
+  s.attrs.padding =
+      rng() % 3 == 0 ? FilterPadding::Same : FilterPadding::Explicit;
+  for (int64_t d = 0; d < n; ++d) {
+    s.filterShape.push_back(uniform(rng, 2, kMax));
+    s.attrs.strides.push_back(rng() % 3 == 0 ? 2 : 1);
+    s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
+    spatialIn.push_back(uniform(rng, inLo, inHi));
+    if (s.attrs.padding == FilterPadding::Explicit) {
+      s.attrs.explicitPaddings.push_back(uniform(rng, 0, padMax));
+      s.attrs.explicitPaddings.push_back(uniform(rng, 0, padMax));
+    }
+  }
+  return s;
+}
+
 /// Reduction blocks of rows of one batch item with padded taps
 /// (docs/Lowering.md §2.5): in each block of output rows, every tap's rows
 /// that read only padding along the first spatial dimension are cut (when
@@ -419,25 +445,11 @@ TEST(Differential, BackpropFilterRowBlockPadding) {
   std::vector<BackpropFilterCase> cases;
   std::vector<CompileOptions> options;
   while (cases.size() < count) {
-    BackpropFilterSpec s;
     int64_t n = rng() % 4 == 0 ? 3 : 2;
-    s.elementType = ElementType::F32;
-    s.attrs.layout =
-        rng() % 4 == 0 ? DataLayout::ChannelsFirst : DataLayout::ChannelsLast;
-    s.attrs.padding =
-        rng() % 3 == 0 ? FilterPadding::Same : FilterPadding::Explicit;
     Shape spatialIn;
-    for (int64_t d = 0; d < n; ++d) {
-      int64_t k = uniform(rng, 2, n == 3 ? 3 : 5);
-      s.filterShape.push_back(k);
-      s.attrs.strides.push_back(rng() % 3 == 0 ? 2 : 1);
-      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
-      spatialIn.push_back(uniform(rng, n == 3 ? 6 : 10, n == 3 ? 10 : 24));
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
-      }
-    }
+    BackpropFilterSpec s =
+        randomSpatialLayer(rng, n, n == 3 ? 3 : 5, n == 3 ? 6 : 10,
+                           n == 3 ? 10 : 24, /*padMax=*/3, spatialIn);
     int64_t cin = uniform(rng, 8, 40), cout = 16 * uniform(rng, 1, 5);
     s.filterShape.push_back(cin);
     s.filterShape.push_back(cout);
@@ -487,24 +499,11 @@ TEST(Differential, BackpropFilterThreadChannelParts) {
   std::vector<BackpropFilterCase> cases;
   std::vector<CompileOptions> options;
   while (cases.size() < count) {
-    BackpropFilterSpec s;
     int64_t n = rng() % 4 == 0 ? 3 : 2;
-    s.elementType = ElementType::F32;
-    s.attrs.layout =
-        rng() % 4 == 0 ? DataLayout::ChannelsFirst : DataLayout::ChannelsLast;
-    s.attrs.padding =
-        rng() % 3 == 0 ? FilterPadding::Same : FilterPadding::Explicit;
     Shape spatialIn;
-    for (int64_t d = 0; d < n; ++d) {
-      s.filterShape.push_back(uniform(rng, 2, 3));
-      s.attrs.strides.push_back(rng() % 3 == 0 ? 2 : 1);
-      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
-      spatialIn.push_back(uniform(rng, n == 3 ? 5 : 8, n == 3 ? 8 : 16));
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-      }
-    }
+    BackpropFilterSpec s = randomSpatialLayer(
+        rng, n, /*kMax=*/3, n == 3 ? 5 : 8, n == 3 ? 8 : 16, /*padMax=*/2,
+        spatialIn);
     int64_t cin = 16 * uniform(rng, 2, 6), cout = 32 * uniform(rng, 1, 4);
     s.filterShape.push_back(cin);
     s.filterShape.push_back(cout);

@@ -1084,67 +1084,121 @@ bool hasOddBF16Vectors(Operation *func) {
   return found;
 }
 
-/// Software prefetch for the contractions marked conv.prefetch_rhs (see the
-/// pass description): per line of each row r of the right-hand read, a
-/// memref.prefetch at row index + R + r, R the static range of the
-/// enclosing scf.for. The fully fused tiny-Cin filter gradients read
-/// out_backprop once, a block of positions at a time; the next block's rows
-/// are fetched while this one is computed (conv-run --compare, 21
-/// alternating call pairs, 1 / 2 threads: VGG's 224x224x3 -> 64 first
-/// layer +17 / +43 %, a 48x480x1 -> 16 layer +9 / +13 %). Not for layers
-/// whose register tiles re-read out_backprop blocks from the L2 (prefetching
-/// every contraction's next rows: the 7x7 stem's leading taps -15 %, 3x3
-/// 64 -> 64 -5 % with 1 thread): only the lowering's conv.dw_stream
-/// contractions get the mark. (Issued by one register tile of a block only,
-/// in an scf.if, the prefetches ran 11-22 % slower; two ranges ahead, the
-/// same.)
-void insertRhsPrefetches(func::FuncOp func) {
+/// Software prefetch for the contractions in loops marked conv.prefetch_rhs
+/// or conv.prefetch_rows (see the pass description): per line of each row r
+/// of an operand's read, a memref.prefetch at row index + R + r, R the
+/// static range of the enclosing scf.for.
+///
+/// conv.prefetch_rhs: every line of the right-hand read. The fully fused
+/// tiny-Cin filter gradients read out_backprop once, a block of positions
+/// at a time; the next block's rows are fetched while this one is computed
+/// (conv-run --compare, 21 alternating call pairs, 1 / 2 threads: VGG's
+/// 224x224x3 -> 64 first layer +17 / +43 %, a 48x480x1 -> 16 layer +9 /
+/// +13 %). Not for layers whose register tiles re-read out_backprop blocks
+/// from the L2 (prefetching every contraction's next rows: the 7x7 stem's
+/// leading taps -15 %, 3x3 64 -> 64 -5 % with 1 thread): only the
+/// lowering's conv.dw_stream contractions get the mark. (Issued by one
+/// register tile of a block only, in an scf.if, the prefetches ran 11-22 %
+/// slower; two ranges ahead, the same.)
+///
+/// conv.prefetch_rows (1x1 and 1-D filter gradients, whose (ci, co) tiles
+/// all sweep one block of both operands): the left-hand read's rows at its
+/// own columns (one line per row when narrower than a line), and one line
+/// per row of the right-hand read: line (c / w) mod L of its L lines, c the
+/// left-hand read's first column and w its width, so that the tiles of
+/// consecutive left-hand column blocks fetch different lines of the same
+/// rows (every line when there are fewer blocks than lines). (Those layers
+/// also prefetching every right-hand line in every tile: -6 to -10 % with
+/// 2 threads on ResNet's 1x1 64 -> 64.)
+void insertRowPrefetches(func::FuncOp func) {
   // A 64-byte cache line.
   constexpr int64_t kLineBits = 512;
-  llvm::MapVector<vector::TransferReadOp, int64_t> reads;
+  struct Prefetch {
+    int64_t distance;
+    // conv.prefetch_rows' right-hand reads: the left-hand read whose column
+    // block picks the line.
+    vector::TransferReadOp lineBy;
+  };
+  llvm::MapVector<vector::TransferReadOp, Prefetch> reads;
   func.walk([&](vector::ContractionOp op) {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-    if (!loop || !loop->hasAttr(conv::kPrefetchRhsAttr))
+    if (!loop)
+      return;
+    bool rows = loop->hasAttr(conv::kPrefetchRowsAttr);
+    if (!rows && !loop->hasAttr(conv::kPrefetchRhsAttr))
       return;
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
     if (!lb || !ub || *ub <= *lb)
       return;
-    auto read = op.getRhs().getDefiningOp<vector::TransferReadOp>();
-    if (!read || read->getBlock() != op->getBlock())
-      return;
-    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
-    VectorType vt = read.getVectorType();
-    if (!memrefType || memrefType.getRank() < 2 || vt.getRank() != 2 ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        vt.getDimSize(1) * vt.getElementTypeBitWidth() < kLineBits)
-      return;
-    // The read's rows must run along a reduction dimension.
-    AffineMap rhsMap = op.getIndexingMapsArray()[1];
-    auto rowDim = dyn_cast<AffineDimExpr>(rhsMap.getResult(0));
-    if (!rowDim || op.getIteratorTypesArray()[rowDim.getPosition()] !=
-                       vector::IteratorType::reduction)
-      return;
-    reads.insert({read, *ub - *lb});
+    auto rowRead = [&](unsigned operand) -> vector::TransferReadOp {
+      auto read = op->getOperand(operand).getDefiningOp<vector::TransferReadOp>();
+      if (!read || read->getBlock() != op->getBlock())
+        return {};
+      auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+      VectorType vt = read.getVectorType();
+      if (!memrefType || memrefType.getRank() < 2 || vt.getRank() != 2 ||
+          !read.getPermutationMap().isMinorIdentity())
+        return {};
+      // The read's rows must run along a reduction dimension.
+      AffineMap map = op.getIndexingMapsArray()[operand];
+      auto rowDim = dyn_cast<AffineDimExpr>(map.getResult(0));
+      if (!rowDim || op.getIteratorTypesArray()[rowDim.getPosition()] !=
+                         vector::IteratorType::reduction)
+        return {};
+      return read;
+    };
+    vector::TransferReadOp lhs = rows ? rowRead(0) : vector::TransferReadOp();
+    vector::TransferReadOp rhs = rowRead(1);
+    if (lhs)
+      reads.insert({lhs, {*ub - *lb, {}}});
+    if (rhs && rhs.getVectorType().getDimSize(1) *
+                       rhs.getVectorType().getElementTypeBitWidth() >=
+                   kLineBits)
+      reads.insert({rhs, {*ub - *lb, lhs}});
   });
-  for (auto [read, distance] : reads) {
+  for (auto [read, prefetch] : reads) {
     OpBuilder b(read);
     Location loc = read.getLoc();
     VectorType vt = read.getVectorType();
     int64_t rank = cast<MemRefType>(read.getBase().getType()).getRank();
     int64_t lineElements = kLineBits / vt.getElementTypeBitWidth();
+    int64_t lines = llvm::divideCeil(vt.getDimSize(1), lineElements);
     SmallVector<Value> base(read.getIndices());
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    // The columns of the lines to prefetch.
+    SmallVector<Value> columns;
+    if (vector::TransferReadOp by = prefetch.lineBy) {
+      auto byType = cast<MemRefType>(by.getBase().getType());
+      int64_t width = by.getVectorType().getDimSize(1);
+      int64_t extent = byType.getShape().back();
+      if (ShapedType::isDynamic(extent) ||
+          llvm::divideCeil(extent, width) < lines)
+        by = {};
+      if (by) {
+        Value block = arith::DivUIOp::create(b, loc, by.getIndices().back(),
+                                             constant(width));
+        Value line = arith::RemUIOp::create(b, loc, block, constant(lines));
+        columns.push_back(arith::AddIOp::create(
+            b, loc, base[rank - 1],
+            arith::MulIOp::create(b, loc, line, constant(lineElements))));
+      }
+    }
+    if (columns.empty())
+      for (int64_t c = 0; c < vt.getDimSize(1); c += lineElements)
+        columns.push_back(c ? Value(arith::AddIOp::create(b, loc,
+                                                          base[rank - 1],
+                                                          constant(c)))
+                            : base[rank - 1]);
     for (int64_t r = 0; r < vt.getDimSize(0); ++r) {
-      Value row = arith::AddIOp::create(
-          b, loc, base[rank - 2],
-          arith::ConstantIndexOp::create(b, loc, distance + r));
-      for (int64_t c = 0; c < vt.getDimSize(1); c += lineElements) {
+      Value row = arith::AddIOp::create(b, loc, base[rank - 2],
+                                        constant(prefetch.distance + r));
+      for (Value column : columns) {
         SmallVector<Value> indices(base);
         indices[rank - 2] = row;
-        if (c)
-          indices[rank - 1] =
-              arith::AddIOp::create(b, loc, base[rank - 1],
-                                    arith::ConstantIndexOp::create(b, loc, c));
+        indices[rank - 1] = column;
         memref::PrefetchOp::create(b, loc, read.getBase(), indices,
                                    /*isWrite=*/false, /*localityHint=*/3,
                                    /*isDataCache=*/true);
@@ -1161,9 +1215,11 @@ struct LowerVectors
     unsigned bits =
         vectorBits ? unsigned(vectorBits) : conv::HostVectorInfo::detect().vectorBits;
     if (prefetch)
-      insertRhsPrefetches(getOperation());
-    getOperation().walk(
-        [](scf::ForOp loop) { loop->removeAttr(conv::kPrefetchRhsAttr); });
+      insertRowPrefetches(getOperation());
+    getOperation().walk([](scf::ForOp loop) {
+      loop->removeAttr(conv::kPrefetchRhsAttr);
+      loop->removeAttr(conv::kPrefetchRowsAttr);
+    });
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(ctx);
       populate(patterns);

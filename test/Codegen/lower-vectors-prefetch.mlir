@@ -126,3 +126,78 @@ func.func @not_a_read(%x: memref<64x2xf32>, %y: vector<4x32xf32>, %init: vector<
   } {conv.prefetch_rhs}
   return %r : vector<2x32xf32>
 }
+
+// -----
+
+// conv.prefetch_rows (a 1x1 filter gradient's whole-dW tile): both reads'
+// rows 8 positions further on. The left-hand read (8 x 6 input channels
+// from column %ci, narrower than a line) gets one prefetch per row at its
+// own column; the right-hand read (64 output channels, 4 lines) one per row
+// at line (%ci / 6) mod 4, so that the 11 column blocks of 6 channels of
+// the 64 fetch different lines. Both marks are removed.
+// CHECK-LABEL: func.func @rows
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C15:.+]] = arith.constant 15 : index
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:           %[[L0:.+]] = arith.addi %[[I]], %[[C8]] : index
+// CHECK-NEXT:      memref.prefetch %[[X:.+]][%[[L0]], %[[CI:.+]]], read, locality<3>, data : memref<64x64xf32>
+// CHECK:           %[[L7:.+]] = arith.addi %[[I]], %[[C15]] : index
+// CHECK-NEXT:      memref.prefetch %[[X]][%[[L7]], %[[CI]]]
+// CHECK:           %[[BLOCK:.+]] = arith.divui %[[CI]], %[[C6]] : index
+// CHECK-NEXT:      %[[LINE:.+]] = arith.remui %[[BLOCK]], %[[C4]] : index
+// CHECK-NEXT:      %[[COL:.+]] = arith.muli %[[LINE]], %[[C16]] : index
+// CHECK:           %[[R0:.+]] = arith.addi %[[I]], %[[C8]] : index
+// CHECK-NEXT:      memref.prefetch %[[DY:.+]][%[[R0]], %[[COL]]], read, locality<3>, data : memref<64x64xf32>
+// CHECK-COUNT-7:   memref.prefetch %[[DY]][%{{.+}}, %[[COL]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.fma
+// CHECK-NOT:     conv.prefetch_rows
+// OFF-LABEL: func.func @rows
+// OFF-NOT:     memref.prefetch
+// OFF-NOT:     conv.prefetch_rows
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows(%x: memref<64x64xf32>, %dy: memref<64x64xf32>, %init: vector<6x64xf32>, %ci: index) -> vector<6x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c8 step %c8 iter_args(%a = %init) -> (vector<6x64xf32>) {
+    %l = vector.transfer_read %x[%i, %ci], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x6xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x64xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+    scf.yield %n : vector<6x64xf32>
+  } {conv.prefetch_rows}
+  return %r : vector<6x64xf32>
+}
+
+// -----
+
+// conv.prefetch_rows with fewer left-hand column blocks than right-hand
+// lines (2 blocks of 8 channels, 4 lines of 64 output channels): every
+// line of the right-hand rows, as conv.prefetch_rhs does.
+// CHECK-LABEL: func.func @rows_few_blocks
+// CHECK-NOT:       arith.remui
+// CHECK-COUNT-4:   memref.prefetch %{{.+}} : memref<64x16xf32>
+// CHECK-COUNT-16:  memref.prefetch %{{.+}} : memref<64x64xf32>
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.fma
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows_few_blocks(%x: memref<64x16xf32>, %dy: memref<64x64xf32>, %init: vector<8x64xf32>, %ci: index) -> vector<8x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<8x64xf32>) {
+    %l = vector.transfer_read %x[%i, %ci], %f0 {in_bounds = [true, true]} : memref<64x16xf32>, vector<4x8xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<4x64xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x8xf32>, vector<4x64xf32> into vector<8x64xf32>
+    scf.yield %n : vector<8x64xf32>
+  } {conv.prefetch_rows}
+  return %r : vector<8x64xf32>
+}

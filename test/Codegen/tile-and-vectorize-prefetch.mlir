@@ -39,6 +39,7 @@ func.func @stream(%x: tensor<2x18x34x3xf32>, %dy: tensor<2x16x32x64xf32>) -> ten
 // CHECK:           vector.contract {{.*}} : vector<8x3xf32>, vector<8x64xf32> into vector<3x64xf32>
 // CHECK-NOT:       vector<5x32xf32>
 // CHECK-NOT:     conv.prefetch_rhs
+// CHECK-NOT:     conv.prefetch_rows
 // CHECK:         return
 // LLVM-LABEL: llvm.func @leading_taps
 // LLVM-NOT:     llvm.intr.prefetch
@@ -46,4 +47,73 @@ func.func @stream(%x: tensor<2x18x34x3xf32>, %dy: tensor<2x16x32x64xf32>) -> ten
 func.func @leading_taps(%x: tensor<2x22x38x3xf32>, %dy: tensor<2x16x32x64xf32>) -> tensor<7x7x3x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x22x38x3xf32>, tensor<2x16x32x64xf32> -> tensor<7x7x3x64xf32>
   return %dw : tensor<7x7x3x64xf32>
+}
+
+// -----
+
+// A 1x1 filter gradient (a single contraction) with a whole 64 x 64 dW
+// tile: every (ci, co) register tile sweeps the same block of 3 image rows,
+// so the loop around their contractions is marked conv.prefetch_rows (the
+// main tiles and the remainder ones alike), and the lowered code
+// prefetches.
+// CHECK-LABEL: func.func @pointwise
+// CHECK:         scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:               vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// CHECK:             } {conv.prefetch_rows}
+// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x64xf32> into vector<4x64xf32>
+// CHECK:           } {conv.prefetch_rows}
+// CHECK-NOT:     conv.prefetch_rhs
+// LLVM-LABEL: llvm.func @pointwise
+// LLVM:        llvm.intr.prefetch
+// LLVM:        llvm.return
+// OFF-LABEL: llvm.func @pointwise
+// OFF-NOT:     llvm.intr.prefetch
+// OFF:         llvm.return
+func.func @pointwise(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x64xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x64x64xf32>
+  return %dw : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// A 1x1 filter gradient whose 1024 x 256 dW is channel-blocked (over a
+// quarter of the L2): its blocks of rows are re-read from the L2 by every
+// channel block, no mark.
+// CHECK-LABEL: func.func @pointwise_blocked
+// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c256
+// CHECK:           vector.contract
+// CHECK-NOT:     conv.prefetch_rows
+// CHECK:         return
+func.func @pointwise_blocked(%x: tensor<2x7x7x1024xf32>, %dy: tensor<2x7x7x256xf32>) -> tensor<1x1x1024x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x1024xf32>, tensor<2x7x7x256xf32> -> tensor<1x1x1024x256xf32>
+  return %dw : tensor<1x1x1024x256xf32>
+}
+
+// -----
+
+// A 1-D filter of 2 taps (WaveNet-like): marked as well, inside the taps'
+// scf.forall, over the 64-position sub-blocks of a tap.
+// CHECK-LABEL: func.func @one_d
+// CHECK:         scf.forall (%{{.*}}) in (2)
+// CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK:             vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// CHECK:           } {conv.prefetch_rows}
+func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tensor<2x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x4097x32xf32>, tensor<1x4096x32xf32> -> tensor<2x32x32xf32>
+  return %dw : tensor<2x32x32xf32>
+}
+
+// -----
+
+// A 3x3 filter of 64 channels: its 9 taps re-read each block from the L2,
+// no mark.
+// CHECK-LABEL: func.func @three_by_three
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK-NOT:     conv.prefetch_rows
+// CHECK:         return
+func.func @three_by_three(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x14x14x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x64xf32>, tensor<2x14x14x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
 }

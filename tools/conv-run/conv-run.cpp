@@ -117,8 +117,9 @@ cl::opt<std::string> bf16Dot(
     cl::init("auto"), cl::cat(category));
 cl::opt<bool>
     noPrefetch("no-prefetch",
-               cl::desc("No software prefetch in filter gradients that stream "
-                        "out_backprop once (pipeline option prefetch=false)"),
+               cl::desc("No software prefetch in filter gradients (those "
+                        "that stream out_backprop once, 1x1 and 1-D ones; "
+                        "pipeline option prefetch=false)"),
                cl::cat(category));
 cl::opt<std::string> compare(
     "compare",

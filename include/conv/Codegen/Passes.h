@@ -56,6 +56,16 @@ constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
 /// `prefetch` prefetches those rows for the contractions in its body).
 constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
 
+/// Marks the innermost reduction loop (an scf.for) of register tiles that
+/// read every block of both operands from memory once and re-read it from
+/// the caches for their other tiles: each register tile prefetches the rows
+/// of the loop's next range, of its left-hand operand at its own columns
+/// and of its right-hand operand one cache line per row, the line chosen by
+/// the tile's left-hand column block, so that consecutive tiles fetch
+/// different lines (conv-cpu-tile-and-vectorize sets it for whole-dW tiles
+/// of 1x1 and 1-D filter gradients; conv-cpu-lower-vectors' `prefetch`).
+constexpr llvm::StringLiteral kPrefetchRowsAttr = "conv.prefetch_rows";
+
 /// The discardable attribute that carries an scf.for's LLVM loop annotation
 /// (convert-scf-to-cf moves it to the back edge; conv-llvm-loop-annotations
 /// into the llvm.br property).

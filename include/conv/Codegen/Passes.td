@@ -202,7 +202,15 @@ def ConvCPULowerVectorsPass
     index + R + r: the rows the loop's next range reads. The hardware
     prefetchers leave the memory idle while a block is computed. Prefetches
     do not fault: those of the last block, past the end of the buffer, are
-    hints the kernel never reads.
+    hints the kernel never reads. In a loop marked `conv.prefetch_rows`
+    instead (the whole-dW register tiles of 1x1 and 1-D filter gradients,
+    which all sweep one block of both operands), the left-hand read's rows
+    are prefetched too, at its own columns (one line per row when narrower
+    than a line), and the right-hand read gets one line per row: line
+    (c / w) mod L of its L lines, c the left-hand read's first column and w
+    its width, so that the tiles of consecutive left-hand column blocks
+    fetch different lines (every line when the left-hand memref has fewer
+    column blocks than L).
 
     Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
     y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the
@@ -227,7 +235,8 @@ def ConvCPULowerVectorsPass
            "(vdpbf16ps; needs AVX512-BF16 where the code runs)">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Prefetch the next rows of the right-hand operand of contractions "
-           "in loops marked conv.prefetch_rhs">,
+           "in loops marked conv.prefetch_rhs, and of both operands in loops "
+           "marked conv.prefetch_rows">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

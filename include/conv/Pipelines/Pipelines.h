@@ -92,7 +92,9 @@ struct ConvCPUPipelineOptions
       *this, "prefetch",
       llvm::cl::desc("With optimize: software prefetch of the next "
                      "out_backprop rows in filter gradients that stream it "
-                     "once (tiny-Cin layers with every tap fused)"),
+                     "once (tiny-Cin layers with every tap fused), and of "
+                     "the next input and out_backprop rows in 1x1 and 1-D "
+                     "filter gradients with whole-dW tiles"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",

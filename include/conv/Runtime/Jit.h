@@ -78,7 +78,9 @@ struct CompileOptions {
   /// Intel Xeons), "on", "off".
   std::string bf16Dot = "auto";
   /// Software prefetch of the next out_backprop rows in filter gradients
-  /// that stream it once (tiny-Cin layers with every kernel tap fused).
+  /// that stream it once (tiny-Cin layers with every kernel tap fused), and
+  /// of the next input and out_backprop rows in 1x1 and 1-D filter
+  /// gradients with whole-dW tiles.
   bool prefetch = true;
   /// Key=value string for debugging / cache keys.
   std::string str() const;

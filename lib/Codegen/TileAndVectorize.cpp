@@ -537,8 +537,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         xResults[xResults.size() - 1 - (pairs ? 1 : 0)] ==
             getAffineDimExpr(ci, op.getContext());
     // (Pairs: the blocks below are counted in chunks of 4 pairs, the 8
-    // positions of the other tiles.)
-    RegisterTile t = registerTile(accType, /*defaultChunk=*/pairs ? 4 : 8);
+    // positions of the other tiles.) A contraction that streams
+    // out_backprop once (conv.dw_stream, tiny-Cin layers with every tap
+    // fused) steps 4 positions at a time too: its 9-row tiles broadcast 9
+    // input values per position, and over 8 positions LLVM's scheduler
+    // hoisted the 72 broadcasts and spilled them (a third of the samples of
+    // the 48x480x1 -> 16 layer's loop sat on stack reloads). conv-run
+    // --compare=reduction-chunk=4, 11-15 call pairs, 1 / 2 threads: VGG's
+    // 224x224x3 -> 64 +16 / +13 %, the 48x480x1 -> 16 layer +10 / +2 %,
+    // DeepBench's 108x108x3 -> 64 stride 2 +7 / +5 %; the other filter
+    // gradients lost up to 31 % with 4 (DeepSpeech 5x10x32x32) and keep 8.
+    RegisterTile t = registerTile(
+        accType, /*defaultChunk=*/pairs || op->hasAttr(kDwStreamAttrName) ? 4
+                                                                         : 8);
     // At least 4 vectors of output channels on a target with 32 vector
     // registers: tiles of 6 rows x 4 vectors (24 accumulators, 4 column
     // operands and a broadcast) instead of 8 x 2. Per reduction step they

@@ -5,7 +5,7 @@
 // Three input channels and a 3x3 kernel: every kernel dimension fuses into
 // the 27 rows of one contraction (conv.dw_stream), which reads each
 // out_backprop position once. Its register tiles (9 rows x 2 vectors) run
-// over a block of 2 image rows in chunks of 8 positions; the chunk loop
+// over a block of 2 image rows in chunks of 4 positions; the chunk loop
 // around their vector.contract is marked conv.prefetch_rhs, and the
 // lowered code prefetches the out_backprop rows of the next 32 positions
 // (the LLVM lines use the host's tiles).
@@ -13,8 +13,8 @@
 // CHECK:         scf.for %{{.*}} = %c0 to %c27 step %c9
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c32
 // CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c8
-// CHECK:                 vector.contract {{.*}} : vector<8x9xf32>, vector<8x32xf32> into vector<9x32xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK:                 vector.contract {{.*}} : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
 // CHECK:               } {conv.prefetch_rhs}
 // LLVM-LABEL: llvm.func @stream
 // LLVM:        llvm.intr.prefetch

@@ -228,7 +228,8 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // per position. The blocks are 3 and 2 output rows (8 = 3 + 3 + 2; the
 // last block's loop of one iteration is promoted so its size is static),
 // each with its own scratch. The 9 tap rows of one 8-lane vector are a
-// single 9-row register tile (not 6 + 3).
+// single 9-row register tile (not 6 + 3), stepping 4 positions at a time
+// (a contraction that streams out_backprop once).
 // CHECK-LABEL: func.func @single_channel_transposed_pack
 // CHECK-DAG:     %[[TAIL:.+]] = tensor.empty() : tensor<3x3x1x2x16xf32>
 // CHECK-DAG:     %[[SCRATCH:.+]] = tensor.empty() : tensor<3x3x1x3x16xf32>
@@ -241,12 +242,12 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // CHECK:                   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<3x3x1x3x16xf32>
 // CHECK:             %[[ROWS:.+]] = tensor.collapse_shape %[[PACKED]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<3x3x1x3x16xf32> into tensor<9x1x3x16xf32>
 // CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c8
-// CHECK:                 vector.transfer_read %[[ROWS]]{{.*}} : tensor<9x1x3x16xf32>, vector<9x8xf32>
-// CHECK:                 vector.contract {{.*}} : vector<9x8xf32>, vector<8x8xf32> into vector<9x8xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c4
+// CHECK:                 vector.transfer_read %[[ROWS]]{{.*}} : tensor<9x1x3x16xf32>, vector<9x4xf32>
+// CHECK:                 vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[TAIL]])
 // CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<3x3x1x2x16xf32>
-// CHECK:           vector.contract {{.*}} : vector<9x8xf32>, vector<8x8xf32> into vector<9x8xf32>
+// CHECK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
 // CHECK-NOT:     tensor<2x8x16x3x3xf32>
 func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<2x8x16x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x16x1xf32>, tensor<2x8x16x8xf32> -> tensor<3x3x1x8xf32>

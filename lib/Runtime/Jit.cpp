@@ -41,7 +41,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -51,6 +50,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <future>
 #include <mutex>
@@ -64,6 +64,13 @@ namespace convgen {
 // Small value types
 //===----------------------------------------------------------------------===//
 
+/// `v` as printf's %g writes it.
+static std::string formatG(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
+}
+
 std::string CompileOptions::str() const {
   return std::string("zero-insertion-transpose=") +
          (zeroInsertionTranspose ? "1" : "0") +
@@ -76,7 +83,8 @@ std::string CompileOptions::str() const {
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " bf16-dot=" + bf16Dot + " prefetch=" + (prefetch ? "1" : "0") +
-         " num-threads=" + std::to_string(numThreads);
+         " num-threads=" + std::to_string(numThreads) +
+         " min-parallel-flops=" + formatG(minParallelFlops);
 }
 
 size_t TensorInfo::numElements() const {
@@ -348,6 +356,7 @@ public:
   const SingleConvOp *singleConvOp() const override {
     return convOp ? &*convOp : nullptr;
   }
+  unsigned threads() const override { return numThreads; }
 
   llvm::Error run(llvm::ArrayRef<void *> buffers) const override {
     size_t n = ins.size() + outs.size();
@@ -394,6 +403,7 @@ public:
   double seconds = 0;
   std::string source;
   std::optional<SingleConvOp> convOp;
+  unsigned numThreads = 1;
 };
 
 llvm::Expected<TensorInfo> tensorInfo(Type type, llvm::StringRef what) {
@@ -633,6 +643,12 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
+  // Tiny kernels run sequential code (CompileOptions::minParallelFlops):
+  // the 1.4 MFLOP 1-D transposed convolution of the benchmark suite (mk1)
+  // took 18 us per call on one thread and 26 us on two (conv-run, 20000
+  // back-to-back calls, the workers spinning between them).
+  if (kernel->convOp && kernel->convOp->flops() < options.minParallelFlops)
+    pipelineOptions.numThreads = 1;
 #else
   pipelineOptions.numThreads = 1; // no OpenMP runtime to load
 #endif
@@ -691,6 +707,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
     return engine.takeError();
   Clock::time_point translated = Clock::now();
   kernel->engine = std::move(*engine);
+  kernel->numThreads = pipelineOptions.numThreads;
   kernel->engine->registerSymbols(runtimeSymbols);
   auto fn = kernel->engine->lookupPacked(("_mlir_ciface_" + entry).str());
   if (!fn)

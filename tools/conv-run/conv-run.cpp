@@ -85,6 +85,12 @@ cl::opt<unsigned> numThreads(
     "num-threads",
     cl::desc("Kernel threads (0: all hardware threads, 1: sequential)"),
     cl::init(0), cl::cat(category));
+cl::opt<double> minParallelFlops(
+    "min-parallel-flops",
+    cl::desc("A single conv op of fewer useful FLOPs per call runs "
+             "sequential code whatever --num-threads says (0: never; "
+             "default: the JIT's, 4e6)"),
+    cl::init(convgen::CompileOptions{}.minParallelFlops), cl::cat(category));
 cl::opt<unsigned> reductionChunk("reduction-chunk",
                                  cl::desc("Inner reduction chunk (0: heuristic)"),
                                  cl::init(0), cl::cat(category));
@@ -302,6 +308,7 @@ int main(int argc, char **argv) {
   options.l3CacheBytes = l3CacheBytes;
   options.prefetch = !noPrefetch;
   options.numThreads = numThreads;
+  options.minParallelFlops = minParallelFlops;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);
   if (!compiled)

@@ -361,6 +361,7 @@ TEST(Differential, BackpropFilterSplitK) {
     for (unsigned threads : {1u, 2u, 3u}) {
       CompileOptions options;
       options.numThreads = threads;
+      options.minParallelFlops = 0; // small shapes: still threaded
       EXPECT_EQ(checkBackpropFilter(jit, i, c, options,
                                     "split-K, threads=" +
                                         std::to_string(threads)),
@@ -470,6 +471,7 @@ TEST(Differential, BackpropFilterRowBlockPadding) {
     CompileOptions one = options[i], two = options[i];
     one.numThreads = 1;
     two.numThreads = 2;
+    two.minParallelFlops = 0; // small shapes: still threaded
     std::string label = "l3-cache-bytes=" + std::to_string(one.l3CacheBytes);
     std::vector<uint8_t> a, b;
     std::string f =
@@ -530,6 +532,7 @@ TEST(Differential, BackpropFilterThreadChannelParts) {
     for (unsigned threads : {1u, 2u, 3u}) {
       CompileOptions o = options[i];
       o.numThreads = threads;
+      o.minParallelFlops = 0; // small shapes: still threaded
       std::vector<uint8_t> bytes;
       std::string f = checkBackpropFilter(
           jit, i, cases[i], o,
@@ -758,6 +761,7 @@ TEST(Differential, TransposePhaseTapClipping) {
   one.transposePerTap = two.transposePerTap = blocks.transposePerTap = "never";
   one.numThreads = blocks.numThreads = 1;
   two.numThreads = 2;
+  two.minParallelFlops = 0; // small shapes: still threaded
   blocks.l2CacheBytes = 64 * 1024;
   checkTransposeVariants(
       cases, {one, two, blocks},
@@ -791,6 +795,7 @@ TEST(Differential, TransposeBF16DotProducts) {
   one.bf16Dot = two.bf16Dot = phases.bf16Dot = "on";
   one.numThreads = phases.numThreads = 1;
   two.numThreads = 2;
+  two.minParallelFlops = 0; // small shapes: still threaded
   phases.transposePerTap = "never";
   checkTransposeVariants(cases, {one, two, phases},
                          {"default, 1 thread", "default, 2 threads", "phases"});
@@ -859,6 +864,7 @@ TEST(Differential, BackpropFilterBF16Pairs) {
   one.bf16Dot = two.bf16Dot = blocks.bf16Dot = "on";
   one.numThreads = blocks.numThreads = 1;
   two.numThreads = 2;
+  two.minParallelFlops = 0; // small shapes: still threaded
   blocks.l3CacheBytes = 256 * 1024;
   const CompileOptions variants[] = {one, two, blocks};
   const char *names[] = {"bf16-dot, 1 thread", "bf16-dot, 2 threads",
@@ -953,6 +959,7 @@ TEST(Differential, BackpropFilterColumnPartsAndPaddingCuts) {
     for (unsigned threads : {1u, 2u, 3u, 4u}) {
       CompileOptions options;
       options.numThreads = threads;
+      options.minParallelFlops = 0; // small shapes: still threaded
       std::vector<uint8_t> got;
       EXPECT_EQ(checkBackpropFilter(jit, i, c, options,
                                     "column parts / padding cuts, threads=" +
@@ -1029,6 +1036,7 @@ TEST(Differential, BackpropFilterLaneGroups) {
     for (unsigned threads : {1u, 2u}) {
       CompileOptions options;
       options.numThreads = threads;
+      options.minParallelFlops = 0; // small shapes: still threaded
       std::vector<uint8_t> got;
       std::string label = "lane groups, threads=" + std::to_string(threads);
       std::string msg = checkBackpropFilter(jit, i, cases[i], options, label,
@@ -1064,6 +1072,7 @@ TEST(Differential, BackpropFilterDeterministicAcrossThreadCounts) {
     for (unsigned threads : {1u, 2u, 3u, 2u}) {
       CompileOptions options;
       options.numThreads = threads;
+      options.minParallelFlops = 0; // small shapes: still threaded
       auto kernel = jit.compile(s, options);
       ASSERT_TRUE(static_cast<bool>(kernel))
           << llvm::toString(kernel.takeError());

@@ -329,6 +329,51 @@ TEST(JitTest, CacheHit) {
   EXPECT_EQ(jit.numCompiles(), 4u);
 }
 
+// Kernels of fewer useful FLOPs per call than
+// CompileOptions::minParallelFlops (default 4e6) run sequential code
+// whatever numThreads says; 0 restores the threads, as does a kernel above
+// the threshold. Results match the reference either way.
+TEST(JitTest, TinyKernelsRunSequentially) {
+  Jit jit;
+  // 2 x 4 x 4 x 16 -> 8 channels, 4x4 stride 2: 131072 useful FLOPs.
+  TransposeSpec tiny = transposeConfigs(ElementType::F32)[0];
+  tiny.inputShape = {2, 4, 4, 16};
+  // 8 x 32 x 32 x 64 -> 64 channels, 3x3 stride 2: 302 MFLOP.
+  TransposeSpec large =
+      transposeSpec(ElementType::F32, Last, {8, 32, 32, 64}, {3, 3, 64, 64},
+                    {2, 2}, {1, 1}, TransposePadding::Same);
+  CompileOptions two;
+  two.numThreads = 2;
+  auto big = jit.compile(large, two);
+  ASSERT_TRUE(bool(big)) << llvm::toString(big.takeError());
+  if ((*big)->threads() == 1)
+    GTEST_SKIP() << "built without an OpenMP runtime: every kernel is "
+                    "sequential";
+  EXPECT_EQ((*big)->threads(), 2u);
+  EXPECT_GT((*big)->singleConvOp()->flops(), two.minParallelFlops);
+
+  auto sequential = jit.compile(tiny, two);
+  ASSERT_TRUE(bool(sequential)) << llvm::toString(sequential.takeError());
+  EXPECT_LT((*sequential)->singleConvOp()->flops(), two.minParallelFlops);
+  EXPECT_EQ((*sequential)->threads(), 1u);
+  expectMatchesReference(**sequential);
+
+  CompileOptions always = two;
+  always.minParallelFlops = 0;
+  auto threaded = jit.compile(tiny, always);
+  ASSERT_TRUE(bool(threaded)) << llvm::toString(threaded.takeError());
+  EXPECT_NE(sequential->get(), threaded->get());
+  EXPECT_EQ((*threaded)->threads(), 2u);
+  expectMatchesReference(**threaded);
+
+  CompileOptions one;
+  one.numThreads = 1;
+  one.minParallelFlops = 0;
+  auto single = jit.compile(large, one);
+  ASSERT_TRUE(bool(single));
+  EXPECT_EQ((*single)->threads(), 1u);
+}
+
 TEST(JitTest, ConcurrentCompilesOfOneSpecCompileOnce) {
   Jit jit;
   TransposeSpec spec = transposeConfigs(ElementType::F32)[0];
@@ -544,7 +589,7 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "prefetch=1 num-threads=0");
+            "prefetch=1 num-threads=0 min-parallel-flops=4e+06");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

@@ -62,6 +62,12 @@ struct CompileOptions {
   /// libomp), 1 = sequential code, N = N OpenMP threads. For a fixed value
   /// the work split is fixed, so results are bit-identical run to run.
   unsigned numThreads = 0;
+  /// A kernel that is a single conv op of fewer useful FLOPs per call than
+  /// this runs sequential code whatever numThreads says: forking and
+  /// joining the threads would cost more than splitting the work saves
+  /// (0: always numThreads). A filter gradient's result does not depend on
+  /// its thread count either way.
+  double minParallelFlops = 4e6;
   /// Register tile overrides (0: the heuristic's choice).
   unsigned registerTileRows = 0;
   unsigned registerTileVectors = 0;
@@ -135,6 +141,10 @@ public:
   virtual const std::string &sourceModule() const = 0;
   /// The conv op this kernel computes (see SingleConvOp), or null.
   virtual const SingleConvOp *singleConvOp() const { return nullptr; }
+  /// The threads the kernel's code runs on: 1 for sequential code (also
+  /// below CompileOptions::minParallelFlops, or without an OpenMP runtime),
+  /// else CompileOptions::numThreads (0: the OpenMP runtime's default).
+  virtual unsigned threads() const { return 1; }
 };
 
 /// Thread-safe compiler + kernel cache.

@@ -12,17 +12,17 @@
 // RUN: conv-run %s --entry stride2 --check --seed 2 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry dilated_explicit --check --seed 3 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry nchw --check --seed 4 --bf16-dot=on | FileCheck %s
-// RUN: conv-run %s --entry ndhwc --check --seed 5 --bf16-dot=on --num-threads=2 | FileCheck %s
-// RUN: conv-run %s --entry stride2 --check --seed 6 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry ndhwc --check --seed 5 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry stride2 --check --seed 6 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry same_40 --check --seed 7 --bf16-dot=on --l3-cache-bytes=65536 | FileCheck %s
-// RUN: conv-run %s --entry one_by_one --check --seed 8 --bf16-dot=on --num-threads=2 | FileCheck %s
-// RUN: conv-run %s --entry row_parts --check --seed 10 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry one_by_one --check --seed 8 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry row_parts --check --seed 10 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // CHECK: check: max abs error {{.*}} (bf16): PASS
 //
 // Bit-identical for 1 and 2 threads (every dW element is summed by one
 // thread in one order).
 // RUN: conv-run %s --entry stride2 --seed 9 --bf16-dot=on --num-threads=1 --output %t.seq.npy
-// RUN: conv-run %s --entry stride2 --seed 9 --bf16-dot=on --num-threads=2 --output %t.par.npy
+// RUN: conv-run %s --entry stride2 --seed 9 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 //
 // The kernels call the instruction only with bf16-dot (off: the op is

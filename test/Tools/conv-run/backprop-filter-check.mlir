@@ -12,7 +12,7 @@
 // RUN: conv-run %s --entry nhwc_bf16_cols_17 --check --seed 16 | FileCheck %s --check-prefix=BF16
 // 53 output channels: a 21-column remainder register tile, split into
 // 16 + 5 columns with 16-lane vectors (conv-cpu-tile-and-vectorize).
-// RUN: conv-run %s --entry nhwc_f32_cout_53 --check --seed 17 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_cout_53 --check --seed 17 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Channel-blocked filter gradients whose operands get a conflict-free row
 // pitch (conv-cpu-tile-and-vectorize, repitchInput): an added copy of a
 // 1x1 layer's input (1 KiB rows), a gathering copy of a stride-2 1x1
@@ -20,9 +20,9 @@
 // layer's input plus one copy of its out_backprop for the nine taps, with
 // 1 and 2 threads.
 // RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 5 --l1-cache-bytes=32768 --l2-cache-bytes=524288 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 7 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_repitch_strided --check --seed 8 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_repitch_1x1 --check --seed 7 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_repitch_strided --check --seed 8 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_repitch_3x3 --check --seed 6 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Tiny-Cin filter gradients (kernel dimensions fused with ci, the pack a
 // row gather of k*Cin-long input runs where the last dilation is 1): the
 // 7x7 stem with SAME padding, with 1 and 2 threads (7 leading taps: 2 and
@@ -31,13 +31,13 @@
 // 32 KiB L2); a 3-D layer with two fused dimensions; all taps fused with a
 // dilated first dimension; a dilated last dimension (no runs).
 // RUN: conv-run %s --entry nhwc_f32_stem --check --seed 9 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=4 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 11 --l2-cache-bytes=32768 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 10 --num-threads=4 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_stem --check --seed 11 --l2-cache-bytes=32768 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_stem --seed 20 --num-threads=1 --output %t.stem.seq.npy
-// RUN: conv-run %s --entry nhwc_f32_stem --seed 20 --num-threads=2 --output %t.stem.par.npy
+// RUN: conv-run %s --entry nhwc_f32_stem --seed 20 --num-threads=2 --min-parallel-flops=0 --output %t.stem.par.npy
 // RUN: cmp %t.stem.seq.npy %t.stem.par.npy
-// RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_f32_tiny --check --seed 12 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_rows --check --seed 13 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_tiny_dilated_cols --check --seed 14 | FileCheck %s --check-prefix=F32
 // Runs of 11 x 4 = 44 values: copied in 16-value chunks and a peeled 12.
@@ -45,22 +45,22 @@
 // A padded input of 320 KiB (SAME) with 2 threads: its copy into the padded
 // buffer is split over the threads, one contiguous row per image row
 // (conv-cpu-expand-strided-copies).
-// RUN: conv-run %s --entry nhwc_f32_padded_copy_threads --check --seed 15 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_padded_copy_threads --check --seed 15 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 
 // 9 taps on 2 and 4 threads: each tap's 96 / 128 output channels split into
 // 2 / 4 parts (column parts, docs/Lowering.md §2.4). Every dW element is
 // still summed by one iteration in the same order, so the result is
 // bit-identical to the sequential kernel's.
-// RUN: conv-run %s --entry nhwc_f32_column_parts --check --seed 18 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_column_parts_4 --check --seed 19 --num-threads=4 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_column_parts --check --seed 18 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_column_parts_4 --check --seed 19 --num-threads=4 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=1 --output %t.seq.npy
-// RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=2 --output %t.par.npy
+// RUN: conv-run %s --entry nhwc_f32_column_parts --seed 18 --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 // A 1x1 filter with 256 -> 64 channels on 2 threads: row parts (the input
 // channels split), again bit-identical to the sequential result.
-// RUN: conv-run %s --entry nhwc_f32_row_parts --check --seed 21 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_row_parts --check --seed 21 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=1 --output %t.rseq.npy
-// RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=2 --output %t.rpar.npy
+// RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=2 --min-parallel-flops=0 --output %t.rpar.npy
 // RUN: cmp %t.rseq.npy %t.rpar.npy
 
 // bf16 channels-first with groups, stride 2 and dilation 3: the relayouts
@@ -72,11 +72,11 @@
 // a peeled partial block (100 positions a row); 2-D SAME and 1-D VALID,
 // with 1 and 2 threads, bit-identical across thread counts.
 // RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=1 --output %t.sseq.npy
-// RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=2 --output %t.spar.npy
+// RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=2 --min-parallel-flops=0 --output %t.spar.npy
 // RUN: cmp %t.sseq.npy %t.spar.npy
 // Small-filter blocks that divide the reduction though less than half the
 // budget (BackpropFilter.cpp, planBlocks with minBlockFlops): with a 220000
@@ -85,7 +85,7 @@
 // element in the same order, so the results are bit-identical.
 // RUN: conv-run %s --entry nhwc_f32_rows_divisor --check --seed 24 --l2-cache-bytes=220000 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_rows_divisor --seed 24 --l2-cache-bytes=220000 --num-threads=1 --output %t.dseq.npy
-// RUN: conv-run %s --entry nhwc_f32_rows_divisor --seed 24 --l2-cache-bytes=220000 --num-threads=2 --output %t.dpar.npy
+// RUN: conv-run %s --entry nhwc_f32_rows_divisor --seed 24 --l2-cache-bytes=220000 --num-threads=2 --min-parallel-flops=0 --output %t.dpar.npy
 // RUN: cmp %t.dseq.npy %t.dpar.npy
 
 // F32: check: max abs error {{.*}} (f32): PASS

@@ -9,12 +9,12 @@
 // ResNeXt-like 3-D layer (4 -> 4 channels per group, 16 groups, padding 1,
 // so the taps' cut ranges are dynamic), 1 and 2 threads, bit-identical.
 // RUN: conv-run %s --entry ndhwc_4x4 --check --seed 1 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 2 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 2 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=1 --output %t.seq.npy
-// RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=2 --output %t.par.npy
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 // SAME with stride 2: the positions a tap reads are cut in both dimensions.
-// RUN: conv-run %s --entry nhwc_same_s2 --check --seed 4 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_same_s2 --check --seed 4 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // 8 -> 4 channels per group: two tiles of 8 groups (8 rows each).
 // RUN: conv-run %s --entry nhwc_8x4 --check --seed 5 | FileCheck %s --check-prefix=F32
 // 4 -> 2 channels per group, 24 groups: tiles of 24 groups (3 vectors).
@@ -22,7 +22,7 @@
 // 16-bit operands (widened to f32 as read) and 4 -> 8 channels per group
 // (per-group tiles).
 // RUN: conv-run %s --entry ndhwc_bf16_4x4 --check --seed 7 | FileCheck %s --check-prefix=BF16
-// RUN: conv-run %s --entry nhwc_f16_4x4 --check --seed 8 --num-threads=2 | FileCheck %s --check-prefix=F16
+// RUN: conv-run %s --entry nhwc_f16_4x4 --check --seed 8 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F16
 // RUN: conv-run %s --entry nhwc_4x8 --check --seed 9 | FileCheck %s --check-prefix=F32
 
 // F32: check: max abs error {{.*}} (f32): PASS

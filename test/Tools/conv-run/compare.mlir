@@ -34,7 +34,7 @@
 // FORM: error: --compare: 'num-threads': expected KEY=VALUE
 // RUN: not conv-run %s --entry bf --compare=num-threads=2 2>&1 | FileCheck %s --check-prefix=REPEAT
 // REPEAT: error: --compare needs --repeat N (the number of call pairs)
-// RUN: not conv-run %s --entry bf --repeat 2 --num-threads=2 --compare=num-threads=2 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: not conv-run %s --entry bf --repeat 2 --num-threads=2 --min-parallel-flops=0 --compare=num-threads=2 2>&1 | FileCheck %s --check-prefix=SAME
 // SAME: error: --compare=num-threads=2 changes none of the compile options
 
 func.func @bf(%x: tensor<2x8x8x8xf32>, %dy: tensor<2x4x4x16xf32>) -> tensor<3x3x8x16xf32> {

@@ -9,21 +9,21 @@
 // RUN: conv-run %s --entry phases_48 --check --seed 1 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry phases_48 --check --seed 1 --bf16-dot=off | FileCheck %s
 // RUN: conv-run %s --entry odd_cin_dilated --check --seed 2 --bf16-dot=on | FileCheck %s
-// RUN: conv-run %s --entry odd_cin_dilated --check --seed 2 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry odd_cin_dilated --check --seed 2 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry ncw_1d --check --seed 3 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry depth_to_space --check --seed 4 --bf16-dot=on | FileCheck %s
 // RUN: conv-run %s --entry per_tap --check --seed 5 --bf16-dot=on | FileCheck %s
-// RUN: conv-run %s --entry ndhwc_3d --check --seed 6 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry ndhwc_3d --check --seed 6 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // 41 output channels: the bf16 result rows are converted in chunks of 8
 // (not 32 + 9: a 9-element bf16 vector would keep the kernel off the dot
 // product).
-// RUN: conv-run %s --entry cout_41 --check --seed 8 --bf16-dot=on --num-threads=2 | FileCheck %s
+// RUN: conv-run %s --entry cout_41 --check --seed 8 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // CHECK: check: max abs error {{.*}} (bf16): PASS
 //
 // Bit-identical for 1 and 2 threads (every output element is summed by one
 // thread in one order).
 // RUN: conv-run %s --entry phases_48 --seed 7 --bf16-dot=on --num-threads=1 --output %t.seq.npy
-// RUN: conv-run %s --entry phases_48 --seed 7 --bf16-dot=on --num-threads=2 --output %t.par.npy
+// RUN: conv-run %s --entry phases_48 --seed 7 --bf16-dot=on --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 //
 // The kernels call the instruction (one call per 16-lane accumulator

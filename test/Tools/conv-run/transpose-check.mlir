@@ -14,11 +14,11 @@
 // (ISTFT-like 1-D, 12 frames and 256 columns; 2 items of 8 frames; X^T
 // rows of 32 values, written into rows one cache line longer; 2-D with
 // 64 taps), 1 and 2 threads.
-// RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_1d --check --seed 9 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_padded --check --seed 21 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer with 160 frames whose 260 x 256 kernel transpose is
 // split over the threads (into a 272-column buffer).
 // Kernels of at least 256K elements: the taps relaid out by vectorized
@@ -27,30 +27,30 @@
 // position), all output positions covered (no whole-output fill) or not
 // (valid with output_padding 1: the last row and column stay zero).
 // RUN: conv-run %s --entry phases_relayout --check --seed 19 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry phases_relayout --check --seed 19 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_relayout --check --seed 19 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_threaded_kernel_transpose --check --seed 16 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_threaded_kernel_transpose --check --seed 16 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Columns lowering with row adds: one interior input column (its loop folds
 // away) and border columns (same, output_padding 0: crop 1); a 2-D
 // AlexNet-like stride-4 layer (11 taps: 33-value rows) with 2 threads.
 // RUN: conv-run %s --entry columns_one_interior_column --check --seed 10 --transpose-per-tap=columns | FileCheck %s --check-prefix=F64
-// RUN: conv-run %s --entry columns_rows_2d --check --seed 11 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_rows_2d --check --seed 11 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // One batch item: the row adds in rounds of non-overlapping rows, each an
 // scf.forall (2-D, 11 taps of stride 4 and 3 channels: 3 rounds of 33-value
 // rows, under 3 leading taps; 'same' crops the border columns), 1 and 2
 // threads. (columns_padded_1d, columns_threaded_kernel_transpose and
 // columns_swapped_padded above also go in rounds.)
 // RUN: conv-run %s --entry columns_rounds_2d --check --seed 23 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_rounds_2d --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_rounds_2d --check --seed 23 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Channels-first (relayouts around the channels-last kernel), 2 threads.
-// RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 | FileCheck %s --check-prefix=F64
+// RUN: conv-run %s --entry nchw_f64_output_padding --check --seed 5 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F64
 // Depth-to-space lowering (k = s, input >= 1 MiB, kernel <= 128 KiB):
 // 2-D with 1 and 2 threads, 3-D 'same' with 2 threads, bf16 inputs.
 // RUN: conv-run %s --entry depth_to_space_2d --check --seed 12 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry depth_to_space_2d --check --seed 13 --num-threads=2 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry depth_to_space_3d --check --seed 14 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depth_to_space_2d --check --seed 13 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depth_to_space_3d --check --seed 14 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry depth_to_space_bf16 --check --seed 15 | FileCheck %s --check-prefix=BF16
 // Phases whose register tiles start from zero in registers (the fused fill),
 // over blocks of several output rows: a 3-D k = s layer (a whole 6-row plane
@@ -58,16 +58,16 @@
 // of 2x2 ... 1x1 taps, 9 rows per block, rows of 11 = 6 + 5 positions),
 // also with 2 threads and a 64 KiB L2 assumed:
 // RUN: conv-run %s --entry phases_row_blocks_3d --check --seed 20 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry phases_row_blocks_3d --check --seed 21 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_row_blocks_3d --check --seed 21 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 22 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 23 --l2-cache-bytes=65536 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_row_blocks_taps --check --seed 23 --l2-cache-bytes=65536 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 
 // Column tiles narrower than a register tile but wider than one vector
 // (21 = 7 taps x 3 output channels of the columns GEMM, and 21 output
 // channels of a per-phase contraction): a 16-column tile and a peeled
 // 5-column one on AVX-512, 16 + 5 on AVX2.
 // RUN: conv-run %s --entry columns_21 --check --seed 40 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry phases_cout_21 --check --seed 41 --num-threads=2 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry phases_cout_21 --check --seed 41 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // 85 = 2 x 32 + 21 output channels: the 21-column remainder tile is split
 // into 16 + 5 columns (AVX-512; 80 + 5 on AVX2).
 // RUN: conv-run %s --entry phases_cout_85 --check --seed 42 | FileCheck %s --check-prefix=F32

@@ -4,13 +4,13 @@
 // bit-identical across them; bf16 transposes widened only without
 // bf16-dot.
 // RUN: conv-run %s --entry f16_transpose --check --seed 1 --num-threads=1 | FileCheck %s --check-prefix=F16
-// RUN: conv-run %s --entry f16_transpose --check --seed 1 --num-threads=2 | FileCheck %s --check-prefix=F16
+// RUN: conv-run %s --entry f16_transpose --check --seed 1 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F16
 // RUN: conv-run %s --entry bf16_transpose --check --seed 2 --bf16-dot=off | FileCheck %s --check-prefix=BF16
 // RUN: conv-run %s --entry bf16_dw --check --seed 3 --num-threads=1 | FileCheck %s --check-prefix=BF16
-// RUN: conv-run %s --entry bf16_dw --check --seed 3 --num-threads=2 | FileCheck %s --check-prefix=BF16
-// RUN: conv-run %s --entry f16_dw_nchw --check --seed 4 --num-threads=2 | FileCheck %s --check-prefix=F16
+// RUN: conv-run %s --entry bf16_dw --check --seed 3 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=BF16
+// RUN: conv-run %s --entry f16_dw_nchw --check --seed 4 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F16
 // RUN: conv-run %s --entry bf16_dw --seed 5 --num-threads=1 --output %t.seq.npy
-// RUN: conv-run %s --entry bf16_dw --seed 5 --num-threads=2 --output %t.par.npy
+// RUN: conv-run %s --entry bf16_dw --seed 5 --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
 // F16: check: max abs error {{.*}} (f16): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS

@@ -126,11 +126,6 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
 
-/// Row counts of the 2-vector tiles of a transposed convolution that is one
-/// single-tap contraction, when no 4-vector tile count of up to
-/// kWideTileRows divides its rows well (see tileOne).
-constexpr int64_t kMinNarrowPhaseTileRows = 12, kMaxNarrowPhaseTileRows = 14;
-
 /// A filter gradient's reduction block is a whole output row when that row
 /// of input and out_backprop takes at most this many eighths of the L1.
 constexpr int64_t kWholeRowL1Eighths = 7;
@@ -986,34 +981,27 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));
     // The single-tap contraction of a kernel that equals its stride (the
     // whole transposed convolution is this one contraction: a
-    // depth-to-space contraction, or one phase of a single tap) whose rows give
-    // 4-vector tiles of fewer than 6 rows (no count up to 6 divides them well:
-    // 52 or 196 positions run as 4-row tiles of 16 accumulators) but are a
-    // multiple of 12 to 14 positions: tiles of that many rows x 2 vectors
-    // instead (26-28 accumulators, 2 column operands and a broadcast), when a
-    // tile's input rows (every column tile re-reads them) take at most 3/4 of
-    // the L1. conv-run --compare, medians of 9-21 alternating call pairs, 1 / 2
-    // threads: 2-D U-Net 2x2 s2 up-convolutions 196 -> 14 x 14 rows +8 / +8 %,
-    // 52 -> 13 x 4 +5-7 / +1-3 %. (1024 input channels: the 14-row tile's input
-    // rows are 56 KB, -12 %.) The code doubles (LLVM dialect of those two: 793
-    // -> 1444 and 1076 -> 2211 lines, still under 250 ms to compile). Not for
-    // phases of a kernel larger than its stride: a Keras 3x3 s2 layer's phases,
-    // 28 -> 14 x 2, ran +5 % but its compile rose from about 280 to 300-490 ms.
+    // depth-to-space contraction, or one phase of a single tap) whose rows
+    // chooseRows gives 4-vector tiles of at most 4 rows (no count of 5 or 6
+    // divides them: 16, 28, 52 or 196 positions) and that has at least 16
+    // of them: tiles of kWideTileRows rows and a remainder tile instead
+    // (196 = 32 x 6 + 4 rather than 49 x 4: a broadcast per 4 FMAs over 24
+    // accumulators instead of 16). conv-run --compare, 15 alternating call
+    // pairs, 1 / 2 threads, against the 4-row tiles or the 2-vector tiles
+    // of 12-14 rows that such rows took before (26-28 accumulators, a
+    // broadcast per 2 FMAs): 2-D U-Net 2x2 s2 up-convolutions 196 rows +12
+    // / +5 %, 52 rows +2 / +3 %, 28 rows +3 / +3 %, the 3-D 2x2x2 one (16
+    // rows) +3 / +1 %; their compiles no slower (the 14-row tile's code was
+    // the larger). (100 rows, 20 x 5 tiles, and 8-position rows as 6 + 2:
+    // -3 / -1 %.) Not when a tile's input rows, which every column tile
+    // re-reads, would take more than 3/4 of the L1, nor for phases of a
+    // kernel larger than its stride: the remainder tile doubles the code of
+    // their tap loops (chooseRows).
     if (wide && phaseTaps == 1 && numPhaseContractions == 1 &&
         !registerTileRows && !registerTileVectors && rowDim == n &&
-        inner[rowDim] < kWideTileRows &&
-        ranges[co] % (2 * lanes(accType)) == 0) {
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
-      for (int64_t r = kMaxNarrowPhaseTileRows; r >= kMinNarrowPhaseTileRows;
-           --r)
-        if (ranges[rowDim] % r == 0 && 2 * r + 3 <= int64_t(regs) &&
-            r * ranges[ci] * elemBytes <= l1 * 3 / 4) {
-          inner[rowDim] = r;
-          inner[co] = 2 * lanes(accType);
-          break;
-        }
-    }
+        inner[rowDim] <= 4 && ranges[rowDim] >= 16 &&
+        kWideTileRows * ranges[ci] * elemBytes <= l1 * 3 / 4)
+      inner[rowDim] = kWideTileRows;
     colsDim = co;
     for (int64_t d = 0; d < numTaps; ++d) {
       inner[n + 2 + d] = 1; // every tap

@@ -179,16 +179,17 @@ func.func @transpose_wide_tiles_ci30(%x: tensor<1x8x12x30xf32>, %k: tensor<2x2x6
 // -----
 
 // A 2x2 stride-2 up-convolution (the whole transposed convolution is one
-// single-tap contraction) with 28-position rows: 4-vector tiles would be
-// 7 x 4 rows (16 accumulators); 28 is 2 x 14, so the tiles are 14 rows x 2
-// vectors (28 accumulators), their input rows (14 x 64 channels, 3.5 KiB)
-// well within the L1.
+// single-tap contraction) with 28-position rows: chooseRows would give 7
+// tiles of 4 rows x 4 vectors (16 accumulators); such rows run as 4 tiles
+// of 6 rows (24 accumulators) and a remainder tile of 4, not as 2-vector
+// tiles of 14 rows.
 // CHECK-LABEL: func.func @transpose_narrow_tiles_28
-// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c32
-// CHECK:           scf.for %{{.*}} = %c0 to %c28 step %c14
-// CHECK:             scf.for %{{.*}} = %c0 to %c64 step %c4
-// CHECK:               vector.contract {{.*}} : vector<14x4xf32>, vector<4x32xf32> into vector<14x32xf32>
-// CHECK-NOT:     vector<4x64xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c24 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK:             vector.contract {{.*}} : vector<6x4xf32>, vector<4x64xf32> into vector<6x64xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK:           vector.contract {{.*}} : vector<4x4xf32>, vector<4x64xf32> into vector<4x64xf32>
+// CHECK-NOT:     vector<14x32xf32>
 // CHECK:         return
 func.func @transpose_narrow_tiles_28(%x: tensor<1x4x28x64xf32>, %k: tensor<2x2x64x64xf32>) -> tensor<1x8x56x64xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid
@@ -199,29 +200,29 @@ func.func @transpose_narrow_tiles_28(%x: tensor<1x4x28x64xf32>, %k: tensor<2x2x6
 
 // -----
 
-// The same with 1024 input channels: a 14-row tile's input rows would be
-// 56 KiB, more than 3/4 of the L1 (32 KiB here), which every column tile
+// The same with 2048 input channels: a 6-row tile's input rows would be
+// 48 KiB, more than 3/4 of the L1 (32 KiB here), which every column tile
 // re-reads; the 4-row x 4-vector tiles stay.
 // CHECK-LABEL: func.func @transpose_narrow_tiles_wide_input
 // CHECK:         vector.contract {{.*}} into vector<4x64xf32>
-// CHECK-NOT:     vector<14x32xf32>
+// CHECK-NOT:     vector<6x64xf32>
 // CHECK:         return
-func.func @transpose_narrow_tiles_wide_input(%x: tensor<1x4x28x1024xf32>, %k: tensor<2x2x64x1024xf32>) -> tensor<1x8x56x64xf32> {
+func.func @transpose_narrow_tiles_wide_input(%x: tensor<1x4x28x2048xf32>, %k: tensor<2x2x64x2048xf32>) -> tensor<1x8x56x64xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid
          strides = [2, 2] dilation_rate = [1, 1]
-         : tensor<1x4x28x1024xf32>, tensor<2x2x64x1024xf32> -> tensor<1x8x56x64xf32>
+         : tensor<1x4x28x2048xf32>, tensor<2x2x64x2048xf32> -> tensor<1x8x56x64xf32>
   return %y : tensor<1x8x56x64xf32>
 }
 
 // -----
 
 // A 3x3 stride-2 kernel has four phases; its single-tap phase keeps the
-// 4-vector tiles (14-row tiles there doubled the code to compile for a
-// quarter of the positions).
+// 4-row tiles (6-row tiles and a remainder tile there would double the code
+// to compile for a quarter of the positions).
 // CHECK-LABEL: func.func @transpose_narrow_tiles_phases
-// CHECK-NOT:     vector<14x32xf32>
+// CHECK-NOT:     vector<6x64xf32>
 // CHECK:         vector.contract {{.*}} into vector<4x64xf32>
-// CHECK-NOT:     vector<14x32xf32>
+// CHECK-NOT:     vector<6x64xf32>
 // CHECK:         return
 func.func @transpose_narrow_tiles_phases(%x: tensor<1x4x28x64xf32>, %k: tensor<3x3x64x64xf32>) -> tensor<1x8x56x64xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same

@@ -51,8 +51,17 @@ for i in range(5):
         ref_t[0, i * 2 + m] += k[m] @ xi[0, i]
 np.testing.assert_allclose(y, ref_t, rtol=1e-12, atol=1e-12)
 
-# The default kernels are multi-threaded: the JIT loaded libomp from
-# CONV_LIBOMP_PATH.
+# Those two kernels are tiny (under the JIT's minParallelFlops: sequential
+# code). A 67 MFLOP 1x1 filter gradient, dW[c, k] = sum x[..., c] dy[..., k],
+# is multi-threaded by default: the JIT loads libomp from CONV_LIBOMP_PATH.
+xb = rng.standard_normal((8, 32, 32, 64)).astype(np.float32)
+dyb = rng.standard_normal((8, 32, 32, 64)).astype(np.float32)
+dwb = convgen.conv2d_backprop_filter(xb, [1, 1, 64, 64], dyb, [1, 1, 1, 1],
+                                     "VALID")
+ref_b = np.einsum("bhwc,bhwk->ck", xb.astype(np.float64),
+                  dyb.astype(np.float64))
+assert dwb.shape == (1, 1, 64, 64) and dwb.dtype == np.float32
+np.testing.assert_allclose(dwb[0, 0], ref_b, rtol=1e-4, atol=1e-2)
 with open("/proc/self/maps", encoding="utf-8") as f:
     maps = f.read()
 assert "libomp" in maps, "libomp was not loaded by the JIT"

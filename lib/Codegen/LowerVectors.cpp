@@ -1114,6 +1114,9 @@ void insertRowPrefetches(func::FuncOp func) {
   // A 64-byte cache line.
   constexpr int64_t kLineBits = 512;
   struct Prefetch {
+    // Where the prefetches go: before the contraction, where both of its
+    // reads and their indices are defined.
+    Operation *at;
     int64_t distance;
     // conv.prefetch_rows' right-hand reads: the left-hand read whose column
     // block picks the line.
@@ -1151,14 +1154,14 @@ void insertRowPrefetches(func::FuncOp func) {
     vector::TransferReadOp lhs = rows ? rowRead(0) : vector::TransferReadOp();
     vector::TransferReadOp rhs = rowRead(1);
     if (lhs)
-      reads.insert({lhs, {*ub - *lb, {}}});
+      reads.insert({lhs, {op, *ub - *lb, {}}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
-      reads.insert({rhs, {*ub - *lb, lhs}});
+      reads.insert({rhs, {op, *ub - *lb, lhs}});
   });
   for (auto [read, prefetch] : reads) {
-    OpBuilder b(read);
+    OpBuilder b(prefetch.at);
     Location loc = read.getLoc();
     VectorType vt = read.getVectorType();
     int64_t rank = cast<MemRefType>(read.getBase().getType()).getRank();

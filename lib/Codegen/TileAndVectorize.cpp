@@ -2151,9 +2151,22 @@ void TileAndVectorize::runOnOperation() {
     SmallVector<int64_t> sizes;
     for (int64_t range : op.getStaticLoopRanges())
       sizes.push_back(ShapedType::isDynamic(range) ? 1 : 0);
+    // Inside loops whose accumulator slices are hoisted early (below), these
+    // loops' are too, first: else the enclosing loop's hoisting would take
+    // the accumulator's read and write from inside this loop's body and
+    // leave values of that body used outside it (a grouped filter
+    // gradient's tap whose block of one row is cut to a dynamic 0 or 1).
+    bool hoistEarly = false;
+    for (Operation *p = op->getParentOp(); p && !hoistEarly;
+         p = p->getParentOp())
+      hoistEarly = p->hasAttr(kHoistEarlyAttr);
     auto tiled = tile(rewriter, op, sizes);
-    if (succeeded(tiled))
+    if (succeeded(tiled)) {
       tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+      if (hoistEarly)
+        for (LoopLikeOpInterface loop : tiled->loops)
+          loop->setAttr(kHoistEarlyAttr, rewriter.getUnitAttr());
+    }
   }
 
   // Fold unit dimensions and vectorize every static tile.

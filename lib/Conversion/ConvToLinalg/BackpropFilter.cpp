@@ -912,16 +912,24 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       break;
     }
     // The taps' rows that read only padding are cut in each row block too
-    // (trimPaddingRows) when some tap reads padding rows and every tap
-    // reads input rows in every block: a tap with no row in a block would
-    // leave an empty contraction.
+    // (trimPaddingRows) when some tap reads padding rows. A tap may have no
+    // row in a block of the block loop (a 1-row block at the border): its
+    // contraction there runs over a dynamic 0 rows. Not so in a block
+    // whose first row is a constant (the remainder block, or the one block
+    // of a loop that runs once, which canonicalization unrolls): that tap
+    // would get a static empty contraction, which the code generator does
+    // not tile; every tap must read input rows in those blocks.
     bool padded = false, trimRows = true;
     int64_t out = g.outSpatial[0];
     for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
       auto [lo, hi] = g.tapInputRange(0, k);
       padded |= lo > 0 || hi < out;
+      trimRows &= lo < hi;
     }
-    for (int64_t start = 0; start < out && trimRows; start += plan.size) {
+    int64_t whole = out / plan.size * plan.size;
+    bool looped = whole / plan.size >= 2;
+    for (int64_t start = looped ? whole : 0; start < out && trimRows;
+         start += plan.size) {
       int64_t end = std::min(out, start + plan.size);
       for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
         auto [lo, hi] = g.tapInputRange(0, k);

@@ -13,6 +13,16 @@
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=1 --output %t.seq.npy
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 3 --num-threads=2 --min-parallel-flops=0 --output %t.par.npy
 // RUN: cmp %t.seq.npy %t.par.npy
+// Reduction blocks of one depth row (a last-level cache of 4 x 73728 B:
+// one row of window and out_backprop per block): in the first and last
+// block the taps that read only padding depth rows are cut to a dynamic 0
+// rows (docs/Lowering.md §2.5).
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 10 --l3-cache-bytes=294912 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 11 --l3-cache-bytes=294912 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// 3 groups of 2 -> 2 channels in blocks of one row, cut to 0 or 1 rows:
+// the accumulators of the cut rows' loop are hoisted before those of the
+// loops around it.
+// RUN: conv-run %s --entry nhwc_row_blocks --check --seed 12 --l3-cache-bytes=3000 | FileCheck %s --check-prefix=F32
 // SAME with stride 2: the positions a tap reads are cut in both dimensions.
 // RUN: conv-run %s --entry nhwc_same_s2 --check --seed 4 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // 8 -> 4 channels per group: two tiles of 8 groups (8 rows each).
@@ -76,4 +86,11 @@ func.func @nhwc_4x8(%x: tensor<2x12x12x64xf32>, %dy: tensor<2x10x10x128xf32>) ->
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x12x12x64xf32>, tensor<2x10x10x128xf32> -> tensor<3x3x4x128xf32>
   return %dw : tensor<3x3x4x128xf32>
+}
+
+func.func @nhwc_row_blocks(%x: tensor<3x2x20x6xf32>, %dy: tensor<3x4x21x6xf32>) -> tensor<2x2x2x6xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT
+          explicit_paddings = [1, 2, 1, 1] strides = [1, 1] dilations = [1, 1]
+          : tensor<3x2x20x6xf32>, tensor<3x4x21x6xf32> -> tensor<2x2x2x6xf32>
+  return %dw : tensor<2x2x2x6xf32>
 }

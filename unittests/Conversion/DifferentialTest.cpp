@@ -430,10 +430,13 @@ BackpropFilterSpec randomSpatialLayer(std::mt19937 &rng, int64_t n,
 }
 
 /// Reduction blocks of rows of one batch item with padded taps
-/// (docs/Lowering.md §2.5): in each block of output rows, every tap's rows
-/// that read only padding along the first spatial dimension are cut (when
-/// every tap reads input rows in every block; otherwise the block stays
-/// whole). Random 2-D and 3-D layers with the channel counts of one
+/// (docs/Lowering.md §2.2, §2.5): in each block of output rows, every
+/// tap's rows that read only padding along the first spatial dimension are
+/// cut, to a dynamic 0 rows where the tap has none in a block of the block
+/// loop (unless a remainder block would get a static empty range: then the
+/// blocks stay whole); 3-D layers whose depth row exceeds the budget get
+/// blocks of rows of the second dimension inside each depth row, both cut.
+/// Random 2-D and 3-D layers with the channel counts of one
 /// contraction per tap (8-40 input, 16-80 output channels: with 64 or
 /// more, 12-40 rows that a count of 3 to 6 divides run as tiles of that
 /// many rows x 4 vectors), explicit

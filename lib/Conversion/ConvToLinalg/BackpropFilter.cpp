@@ -770,30 +770,31 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
   /// All taps over one block of the reduction: the tiny-Cin fused lowering
   /// or one contraction per tap.
-  /// `rowBlocks`: the window is a block of rows of the first spatial
-  /// dimension (its padding is not that of `g`). `splitCount` > 1: window,
-  /// out_backprop and dW have a leading dimension of that many split-K
-  /// parts, which becomes the first dimension of the taps' scf.forall
-  /// (lowerInParts; `g` is the geometry of one part). `rowStart`: with
-  /// `rowBlocks`, the block's first output row when every tap reads input
-  /// rows in every block (see trimPaddingRows), else null.
+  /// `rowStarts`: the window is a block of rows of the first
+  /// `rowStarts.size()` spatial dimensions (its padding along them is not
+  /// that of `g`), each entry the block's first output row along that
+  /// dimension when its taps' padding rows are cut (see trimPaddingRows),
+  /// else null. `splitCount` > 1: window, out_backprop and dW have a
+  /// leading dimension of that many split-K parts, which becomes the first
+  /// dimension of the taps' scf.forall (lowerInParts; `g` is the geometry
+  /// of one part).
   Value lowerBlock(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
-                   Value dy, Value dw, bool rowBlocks = false,
-                   int64_t splitCount = 1,
-                   OpFoldResult rowStart = nullptr) const {
+                   Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts = {},
+                   int64_t splitCount = 1) const {
     if (int64_t fused = numFusedTaps(g))
       return lowerFused(rewriter, loc, g, window, dy, dw, fused, splitCount);
-    return lowerTaps(rewriter, loc, g, window, dy, dw, rowBlocks, splitCount,
-                     rowStart);
+    return lowerTaps(rewriter, loc, g, window, dy, dw, rowStarts, splitCount);
   }
 
   /// How lowerInBlocks splits the reduction for a given block budget.
   struct BlockPlan {
     enum Kind { Whole, Items, Rows } kind = Whole;
-    /// Batch items (Items) or output rows of the first spatial dimension
-    /// (Rows, one item at a time) per block.
+    /// Batch items (Items) or output rows of spatial dimension `dim` (Rows,
+    /// one item at a time; with `dim` 1, one row of the first at a time)
+    /// per block.
     int64_t size = 0;
+    int64_t dim = 0;
     /// Whether the last block is smaller (a second copy of the body).
     bool remainder = false;
   };
@@ -844,9 +845,34 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t dyRowBytes =
         dyType.getNumElements() / g.batch / dyType.getDimSize(sdim) * elemBytes;
     plan.kind = BlockPlan::Rows;
-    plan.size = pick(
-        budget / std::max<int64_t>(1, g.strides[0] * winRowBytes + dyRowBytes),
-        g.outSpatial[0], g.flops() / (g.batch * g.outSpatial[0]));
+    int64_t rowBytes = g.strides[0] * winRowBytes + dyRowBytes;
+    // A 3-D layer whose single row of the first spatial dimension (a
+    // depth slice: its window has k_eff rows of it) exceeds the budget:
+    // blocks of rows of the second inside one row of the first. ResNeXt's
+    // 56x56x64 slices (1.7 MB a row with the window's 3 depth rows) ran
+    // each of their 27 taps over the whole slice from the L3; in 8-row
+    // blocks that fit the L2 (see docs/Lowering.md §2.2).
+    if (budget < rowBytes && g.numSpatialDims >= 3) {
+      int64_t sdim1 = spatialDim(g.layout, 1);
+      int64_t effK0 =
+          convgen::effectiveKernelSize(g.filterSpatial[0], g.dilations[0]);
+      int64_t winRow1Bytes = windowType.getNumElements() / g.batch /
+                             windowType.getDimSize(sdim) /
+                             windowType.getDimSize(sdim1) * effK0 * elemBytes;
+      int64_t dyRow1Bytes = dyType.getNumElements() / g.batch /
+                            dyType.getDimSize(sdim) /
+                            dyType.getDimSize(sdim1) * elemBytes;
+      plan.dim = 1;
+      plan.size =
+          pick(budget / std::max<int64_t>(
+                            1, g.strides[1] * winRow1Bytes + dyRow1Bytes),
+               g.outSpatial[1],
+               g.flops() / (g.batch * g.outSpatial[0] * g.outSpatial[1]));
+      plan.remainder = g.outSpatial[1] % plan.size != 0;
+      return plan;
+    }
+    plan.size = pick(budget / std::max<int64_t>(1, rowBytes), g.outSpatial[0],
+                     g.flops() / (g.batch * g.outSpatial[0]));
     plan.remainder = g.outSpatial[0] % plan.size != 0;
     return plan;
   }
@@ -898,15 +924,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     }
     auto body = [&](const convgen::BackpropFilterGeometry &gb, Value w, Value d,
                     Value acc, OpFoldResult) {
-      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/false,
+      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowStarts=*/{},
                         splitCount);
     };
     switch (plan.kind) {
     case BlockPlan::Whole:
-      return lowerBlock(rewriter, loc, g, window, dy, dw, /*rowBlocks=*/false,
+      return lowerBlock(rewriter, loc, g, window, dy, dw, /*rowStarts=*/{},
                         splitCount);
     case BlockPlan::Items:
-      return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false,
+      return blockLoop(rewriter, loc, g, window, dy, dw, /*sd=*/-1,
                        plan.size, body, splitCount);
     case BlockPlan::Rows:
       break;
@@ -919,38 +945,59 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // of a loop that runs once, which canonicalization unrolls): that tap
     // would get a static empty contraction, which the code generator does
     // not tile; every tap must read input rows in those blocks.
-    bool padded = false, trimRows = true;
-    int64_t out = g.outSpatial[0];
-    for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
-      auto [lo, hi] = g.tapInputRange(0, k);
-      padded |= lo > 0 || hi < out;
-      trimRows &= lo < hi;
-    }
-    int64_t whole = out / plan.size * plan.size;
-    bool looped = whole / plan.size >= 2;
-    for (int64_t start = looped ? whole : 0; start < out && trimRows;
-         start += plan.size) {
-      int64_t end = std::min(out, start + plan.size);
-      for (int64_t k = 0; k < g.filterSpatial[0]; ++k) {
-        auto [lo, hi] = g.tapInputRange(0, k);
-        trimRows &= lo < end && hi > start;
+    auto trimmable = [&](int64_t d, int64_t size) {
+      bool padded = false, trim = true;
+      int64_t out = g.outSpatial[d];
+      for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
+        auto [lo, hi] = g.tapInputRange(d, k);
+        padded |= lo > 0 || hi < out;
+        trim &= lo < hi;
       }
-    }
-    trimRows &= padded;
+      int64_t whole = out / size * size;
+      bool looped = whole / size >= 2;
+      for (int64_t start = looped ? whole : 0; start < out && trim;
+           start += size) {
+        int64_t end = std::min(out, start + size);
+        for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
+          auto [lo, hi] = g.tapInputRange(d, k);
+          trim &= lo < end && hi > start;
+        }
+      }
+      return trim && padded;
+    };
+    // Blocks of rows along the second spatial dimension inside single rows
+    // of the first (plan.dim 1): the first row's start, set by the outer
+    // block loop's body.
+    bool nested = plan.dim == 1;
+    bool trimOuter = nested && trimmable(0, 1);
+    bool trimRows = trimmable(plan.dim, plan.size);
+    OpFoldResult outerStart;
     auto rowBody = [&](const convgen::BackpropFilterGeometry &gb, Value w,
                        Value d, Value acc, OpFoldResult start) {
-      return lowerBlock(rewriter, loc, gb, w, d, acc, /*rowBlocks=*/true,
-                        splitCount, trimRows ? start : OpFoldResult());
+      SmallVector<OpFoldResult, 2> starts;
+      if (nested)
+        starts.push_back(trimOuter ? outerStart : OpFoldResult());
+      starts.push_back(trimRows ? start : OpFoldResult());
+      return lowerBlock(rewriter, loc, gb, w, d, acc, starts, splitCount);
+    };
+    auto rows = [&](const convgen::BackpropFilterGeometry &gb, Value w,
+                    Value d, Value acc, OpFoldResult start) {
+      outerStart = start;
+      return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/1, plan.size,
+                       rowBody, splitCount);
     };
     auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
                      Value d, Value acc, OpFoldResult) {
-      return blockLoop(rewriter, loc, gb, w, d, acc, /*spatial=*/true,
-                       plan.size, rowBody, splitCount);
+      if (nested)
+        return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/0, 1, rows,
+                         splitCount);
+      return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/0, plan.size,
+                       rowBody, splitCount);
     };
     if (g.batch == 1)
       return inner(g, window, dy, dw, rewriter.getIndexAttr(0));
-    return blockLoop(rewriter, loc, g, window, dy, dw, /*spatial=*/false, 1,
-                     inner, splitCount);
+    return blockLoop(rewriter, loc, g, window, dy, dw, /*sd=*/-1, 1, inner,
+                     splitCount);
   }
 
   /// A block's lowering: its geometry, window, out_backprop, the dW to
@@ -959,21 +1006,24 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       llvm::function_ref<Value(const convgen::BackpropFilterGeometry &, Value,
                                Value, Value, OpFoldResult)>;
 
-  /// Runs `body` over blocks of `block` batch items (or, `spatial`, output
-  /// rows of the first spatial dimension): an scf.for over the whole blocks
+  /// Runs `body` over blocks of `block` batch items (or, with `sd` >= 0,
+  /// output rows along spatial dimension `sd`): an scf.for over the whole blocks
   /// (dW as its iter_arg) and one call for the remainder, so that every
   /// block has a static shape. `splitCount` > 1: window and out_backprop
   /// have a leading dimension of split-K parts (the blocks slice the
   /// dimensions after it: the same block of every part).
   Value blockLoop(PatternRewriter &rewriter, Location loc,
                   const convgen::BackpropFilterGeometry &g, Value window,
-                  Value dy, Value dw, bool spatial, int64_t block,
+                  Value dy, Value dw, int64_t sd, int64_t block,
                   BlockBody body, int64_t splitCount = 1) const {
-    int64_t extent = spatial ? g.outSpatial[0] : g.batch;
+    bool spatial = sd >= 0;
+    int64_t extent = spatial ? g.outSpatial[sd] : g.batch;
     int64_t wdim =
-        (spatial ? spatialDim(g.layout, 0) : 0) + (splitCount > 1 ? 1 : 0);
-    int64_t effK = convgen::effectiveKernelSize(g.filterSpatial[0],
-                                                g.dilations[0]);
+        (spatial ? spatialDim(g.layout, sd) : 0) + (splitCount > 1 ? 1 : 0);
+    int64_t effK =
+        spatial ? convgen::effectiveKernelSize(g.filterSpatial[sd],
+                                               g.dilations[sd])
+                : 1;
     // The window / out_backprop slices of the block at `pos` of `size`.
     auto slices = [&](OpFoldResult pos, int64_t size,
                       convgen::BackpropFilterGeometry &gb) {
@@ -981,18 +1031,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       OpFoldResult winPos = pos;
       int64_t winSize = size;
       if (spatial) {
-        gb.outSpatial[0] = size;
-        winSize = (size - 1) * g.strides[0] + effK;
-        if (g.strides[0] != 1) {
+        gb.outSpatial[sd] = size;
+        winSize = (size - 1) * g.strides[sd] + effK;
+        if (g.strides[sd] != 1) {
           if (auto v = dyn_cast<Value>(pos))
             winPos = arith::MulIOp::create(
                          rewriter, loc, v,
                          arith::ConstantIndexOp::create(rewriter, loc,
-                                                        g.strides[0]))
+                                                        g.strides[sd]))
                          .getResult();
           else
             winPos = rewriter.getIndexAttr(
-                *getConstantIntValue(pos) * g.strides[0]);
+                *getConstantIntValue(pos) * g.strides[sd]);
         }
       } else {
         gb.batch = size;
@@ -1078,23 +1128,25 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// padding from its input window `x` and from `dy`, along every padded
   /// spatial dimension (docs/Lowering.md §2.5): the products with the
   /// padding are not computed. The last dimension (the register tiles'
-  /// reduction) only when it is at most kMaxCutLastDim long; the first,
-  /// when the window is a block of its rows (`rowBlocks`), to the tap's
-  /// rows within the block that starts at output row `rowStart` (null: it
-  /// stays whole), the last not when `keepLast` (pair operands: a cut could
-  /// split a pair). Dimensions where no tap reads padding stay static.
+  /// reduction) only when it is at most kMaxCutLastDim long; the leading
+  /// ones whose rows the window is a block of (`rowStarts`), to the tap's
+  /// rows within the block that starts at output row `rowStarts[d]` (null:
+  /// it stays whole), the last not when `keepLast` (pair operands: a cut
+  /// could split a pair). Dimensions where no tap reads padding stay static.
   void trimPaddingRows(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g,
-                       ArrayRef<Value> ivs, bool rowBlocks, Value &x, Value &dy,
-                       bool keepLast = false,
-                       OpFoldResult rowStart = nullptr) const {
+                       ArrayRef<Value> ivs, ArrayRef<OpFoldResult> rowStarts,
+                       Value &x, Value &dy, bool keepLast = false) const {
     int64_t n = g.numSpatialDims;
-    // A block of rows: `g.outSpatial[0]` rows from output row `rowStart` of
-    // the whole op, whose padding and input `g` keeps (the caller checked
-    // that every tap reads input rows in every block).
-    if (rowBlocks && rowStart)
-      cutTapRows(rewriter, loc, g, 0, ivs[0], rowStart, g.outSpatial[0], x, dy);
-    for (int64_t d = rowBlocks ? 1 : 0; d < n; ++d) {
+    // Blocks of rows: `g.outSpatial[d]` rows from output row `rowStarts[d]`
+    // of the whole op, whose padding and input `g` keeps (the caller checked
+    // that the cut leaves no static empty contraction).
+    int64_t blocked = static_cast<int64_t>(rowStarts.size());
+    for (int64_t d = 0; d < blocked; ++d)
+      if (rowStarts[d])
+        cutTapRows(rewriter, loc, g, d, ivs[d], rowStarts[d], g.outSpatial[d],
+                   x, dy);
+    for (int64_t d = blocked; d < n; ++d) {
       if (d == n - 1 && (keepLast || g.outSpatial[d] > kMaxCutLastDim))
         continue;
       // Only when every tap reads the input at some position along `d`
@@ -1117,8 +1169,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// into `dw`.
   Value lowerTaps(PatternRewriter &rewriter, Location loc,
                   const convgen::BackpropFilterGeometry &g, Value window,
-                  Value dy, Value dw, bool rowBlocks, int64_t splitCount = 1,
-                  OpFoldResult rowStart = nullptr) const {
+                  Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
+                  int64_t splitCount = 1) const {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(dw.getType()).getElementType();
     bool grouped = g.groups > 1;
@@ -1227,8 +1279,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // Strided slice of the window for this tap.
     int64_t rank = n + 2;
     Value x = tapWindow(rewriter, loc, g, window, ivs, pairs);
-    trimPaddingRows(rewriter, loc, g, ivs, rowBlocks, x, dy,
-                    /*keepLast=*/pairs, rowStart);
+    trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
+                    /*keepLast=*/pairs);
     if (rowSplit)
       x = extractDimSlice(rewriter, loc, x, channelDim(g.layout, n), ciOffset,
                           rowsPer)

@@ -19,6 +19,13 @@
 // rows (docs/Lowering.md §2.5).
 // RUN: conv-run %s --entry ndhwc_4x4 --check --seed 10 --l3-cache-bytes=294912 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry ndhwc_4x4 --check --seed 11 --l3-cache-bytes=294912 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// A last-level cache of 4 x 40000 B: blocks of 2 rows of the second
+// dimension inside each depth row (docs/Lowering.md §2.2), with 1 and 2
+// threads, bit-identical.
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 13 --l3-cache-bytes=160000 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 14 --l3-cache-bytes=160000 --num-threads=1 --output %t.rows1.npy
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 14 --l3-cache-bytes=160000 --num-threads=2 --min-parallel-flops=0 --output %t.rows2.npy
+// RUN: cmp %t.rows1.npy %t.rows2.npy
 // 3 groups of 2 -> 2 channels in blocks of one row, cut to 0 or 1 rows:
 // the accumulators of the cut rows' loop are hoisted before those of the
 // loops around it.

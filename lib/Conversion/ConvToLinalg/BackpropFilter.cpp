@@ -966,33 +966,32 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       return trim && padded;
     };
     // Blocks of rows along the second spatial dimension inside single rows
-    // of the first (plan.dim 1): the first row's start, set by the outer
-    // block loop's body.
+    // of the first (plan.dim 1).
     bool nested = plan.dim == 1;
     bool trimOuter = nested && trimmable(0, 1);
     bool trimRows = trimmable(plan.dim, plan.size);
-    OpFoldResult outerStart;
-    auto rowBody = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                       Value d, Value acc, OpFoldResult start) {
-      SmallVector<OpFoldResult, 2> starts;
-      if (nested)
-        starts.push_back(trimOuter ? outerStart : OpFoldResult());
-      starts.push_back(trimRows ? start : OpFoldResult());
-      return lowerBlock(rewriter, loc, gb, w, d, acc, starts, splitCount);
-    };
+    // The blocks of rows along plan.dim inside the block of the first
+    // dimension that starts at `outer` (nested), or of the item.
     auto rows = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                    Value d, Value acc, OpFoldResult start) {
-      outerStart = start;
-      return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/1, plan.size,
-                       rowBody, splitCount);
+                    Value d, Value acc, OpFoldResult outer) {
+      auto body = [&](const convgen::BackpropFilterGeometry &gr, Value wr,
+                      Value dr, Value accr, OpFoldResult start) {
+        SmallVector<OpFoldResult, 2> starts;
+        if (nested)
+          starts.push_back(trimOuter ? outer : OpFoldResult());
+        starts.push_back(trimRows ? start : OpFoldResult());
+        return lowerBlock(rewriter, loc, gr, wr, dr, accr, starts,
+                          splitCount);
+      };
+      return blockLoop(rewriter, loc, gb, w, d, acc, plan.dim, plan.size,
+                       body, splitCount);
     };
     auto inner = [&](const convgen::BackpropFilterGeometry &gb, Value w,
-                     Value d, Value acc, OpFoldResult) {
+                     Value d, Value acc, OpFoldResult item) {
       if (nested)
         return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/0, 1, rows,
                          splitCount);
-      return blockLoop(rewriter, loc, gb, w, d, acc, /*sd=*/0, plan.size,
-                       rowBody, splitCount);
+      return rows(gb, w, d, acc, item);
     };
     if (g.batch == 1)
       return inner(g, window, dy, dw, rewriter.getIndexAttr(0));

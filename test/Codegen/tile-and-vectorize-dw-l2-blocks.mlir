@@ -53,7 +53,9 @@ func.func @dw_3x3(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> ten
 // block is sized for a quarter of the L2 (128 positions): four whole rows,
 // each reduced in 7 chunks of 4 positions (a whole number of half chunks:
 // no peeled remainder). The rows are the tap's rows that read the input
-// (27 or 28: a dynamic range), so the last block can be shorter.
+// (27 or 28: a dynamic range), so the last block can be shorter. (All 28
+// rows of an image, 784 KiB, would not fit half the L2, which is where a
+// multi-tap layer's tiles take all the rows of their block.)
 // CHECK-LABEL: func.func @dw_whole_row
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
 // CHECK:           %[[R:.*]] = affine.max affine_map<(d0, d1) -> (0, d0 - d1)>

@@ -5,26 +5,28 @@
 
 // dW tap of a 3x3 NHWC layer, AVX2-sized register tile: 6 rows (ci) x 16
 // lanes (co) of f32 accumulators and an inner chunk of 8 over ow. A whole
-// output row (16 positions x 52 channels) is small against the L1 cache, so
-// the reduction block is 4 rows of (b, oh): the accumulator tile stays in
-// registers across the inner loops over those 4 rows and their ow chunks.
+// output row (16 positions x 52 channels) is small against the L1 cache, and
+// the tap's whole dW is one tile block, so the reduction block is as many
+// rows of (b, oh) as half the L2 holds: all 16 of an image. The accumulator
+// tile stays in registers across the inner loops over those 16 rows and
+// their ow chunks (no row-block loop).
 // ci = 20 does not divide by 6, so the ci loop is peeled: 18 in static 6-row
 // tiles, then one static 2-row tile.
 // CHECK-LABEL: func.func @dw_tap
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c16 step %c4
-// CHECK:               scf.for %{{.*}} = %c0 to %c18 step %c6
-// CHECK:                 scf.for %{{.*}} = %c0 to %c32 step %c16
-// CHECK:                   scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                     scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c18 step %c6
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c16 step %c8
 // CHECK:                       vector.transfer_read {{.*}} vector<8x6xf32>
 // CHECK:                       vector.transfer_read {{.*}} vector<8x16xf32>
 // CHECK:                       vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
 // CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c16
-// CHECK:                 scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                   scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c16 step %c8
 // CHECK:                     vector.contract {{.*}} : vector<8x2xf32>, vector<8x16xf32> into vector<2x16xf32>
+// CHECK-NOT:       step %c4
 // CHECK-NOT:     linalg.generic {{.*}}conv.role
 func.func @dw_tap(%x: tensor<2x18x18x20xf32>, %dy: tensor<2x16x16x32xf32>) -> tensor<3x3x20x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x18x18x20xf32>, tensor<2x16x16x32xf32> -> tensor<3x3x20x32xf32>

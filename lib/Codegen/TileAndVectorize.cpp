@@ -2101,7 +2101,10 @@ void TileAndVectorize::runOnOperation() {
     // its range (e.g. the 8-chunks of a 24-long peeled reduction block) are
     // the step: fold them so that those tiles are static and vectorize.
     scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-    (void)applyPatternsGreedily(func, std::move(patterns));
+    // (No region simplification: see conv-cpu-lower-vectors.)
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(func, std::move(patterns), config);
   }
 
   // A register tile whose column count is not a multiple of the vector
@@ -2261,6 +2264,8 @@ void TileAndVectorize::runOnOperation() {
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
   canonicalize(patterns);
-  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  if (failed(applyPatternsGreedily(func, std::move(patterns), config)))
     return signalPassFailure();
 }

@@ -25,8 +25,9 @@
 // CHECK:         vector.interleave %{{.*}}, %{{.*}} : vector<32xi16> -> vector<64xi16>
 // The register tile: 8 input channels x 32 output channels over all the
 // rows of an image that the tap reads (a dynamic range of up to 14: the
-// whole-dW tiles of a multi-tap filter gradient take as many rows as half
-// the L2 holds) of 7 pairs, one pair of positions per step (the pair loop
+// whole-dW tiles of a multi-tap filter gradient take all the rows of their
+// block when those fit half the L2) of 7 pairs, one pair of positions per
+// step (the pair loop
 // `e` whole): a contraction over the pair of [8, 2] and [32, 2] bf16
 // operands.
 // CHECK:         scf.forall

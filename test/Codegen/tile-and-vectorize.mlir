@@ -6,8 +6,8 @@
 // dW tap of a 3x3 NHWC layer, AVX2-sized register tile: 6 rows (ci) x 16
 // lanes (co) of f32 accumulators and an inner chunk of 8 over ow. A whole
 // output row (16 positions x 52 channels) is small against the L1 cache, and
-// the tap's whole dW is one tile block, so the reduction block is as many
-// rows of (b, oh) as half the L2 holds: all 16 of an image. The accumulator
+// the tap's whole dW is one tile block, and all 16 rows of an image (53 KB)
+// fit half the L2, so the reduction block is all of them. The accumulator
 // tile stays in registers across the inner loops over those 16 rows and
 // their ow chunks (no row-block loop).
 // ci = 20 does not divide by 6, so the ci loop is peeled: 18 in static 6-row

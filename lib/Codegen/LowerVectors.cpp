@@ -1226,13 +1226,8 @@ struct LowerVectors
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(ctx);
       populate(patterns);
-      // Without region simplification: nothing to simplify in these
-      // structured kernels (the LLVM IR of all 86 benchmark kernels is the
-      // same), and across the 13 pattern sets it took about a third of the
-      // pass (dl1, dc3: 9-16 -> 4-11 ms).
-      GreedyRewriteConfig config;
-      config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-      return applyPatternsGreedily(getOperation(), std::move(patterns), config);
+      return applyPatternsGreedily(getOperation(), std::move(patterns),
+                                   conv::structuredRewriteConfig());
     };
     // Grouped register tiles: single steps as contractions; loops carry
     // them as rows of whole vectors, and their reads and writes outside the

@@ -2101,10 +2101,8 @@ void TileAndVectorize::runOnOperation() {
     // its range (e.g. the 8-chunks of a 24-long peeled reduction block) are
     // the step: fold them so that those tiles are static and vectorize.
     scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-    // (No region simplification: see conv-cpu-lower-vectors.)
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    (void)applyPatternsGreedily(func, std::move(patterns), config);
+    (void)applyPatternsGreedily(func, std::move(patterns),
+                                structuredRewriteConfig());
   }
 
   // A register tile whose column count is not a multiple of the vector
@@ -2264,8 +2262,7 @@ void TileAndVectorize::runOnOperation() {
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
   canonicalize(patterns);
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  if (failed(applyPatternsGreedily(func, std::move(patterns), config)))
+  if (failed(applyPatternsGreedily(func, std::move(patterns),
+                                   structuredRewriteConfig())))
     return signalPassFailure();
 }

@@ -144,6 +144,11 @@ int64_t effectiveKernelSize(int64_t kernel, int64_t dilation) {
   return (kernel - 1) * dilation + 1;
 }
 
+int64_t windowSpan(int64_t outputs, int64_t stride, int64_t kernel,
+                   int64_t dilation) {
+  return (outputs - 1) * stride + effectiveKernelSize(kernel, dilation);
+}
+
 Result<WindowedSize> windowedOutputSize(int64_t in, int64_t k, int64_t d,
                                         int64_t s, FilterPadding padding,
                                         int64_t explicitBefore,
@@ -343,8 +348,8 @@ backpropFilterCore(const BackpropFilterAttrs &attrs, const Shape &input,
     g.outSpatial.push_back(w->outSize);
     g.padBefore.push_back(w->padBefore);
     g.padAfter.push_back(w->padAfter);
-    int64_t kEff = effectiveKernelSize(g.filterSpatial[d], g.dilations[d]);
-    g.padAfterUsed.push_back((w->outSize - 1) * g.strides[d] + kEff -
+    g.padAfterUsed.push_back(windowSpan(w->outSize, g.strides[d],
+                                        g.filterSpatial[d], g.dilations[d]) -
                              g.inputSpatial[d] - w->padBefore);
   }
   return g;
@@ -526,8 +531,7 @@ Result<TransposeGeometry> computeTransposeGeometry(const TransposeAttrs &attrs,
     g.kernelSpatial.push_back(k);
     g.outSpatial.push_back(out);
     g.cropBefore.push_back(transposeCropBefore(k, s, dil, attrs.padding, op));
-    g.fullSpatial.push_back(
-        std::max<int64_t>(0, (in - 1) * s + effectiveKernelSize(k, dil)));
+    g.fullSpatial.push_back(std::max<int64_t>(0, windowSpan(in, s, k, dil)));
   }
   return g;
 }

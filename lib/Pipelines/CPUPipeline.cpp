@@ -14,7 +14,6 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -31,21 +30,10 @@ bool mlir::conv::resolveBF16Dot(const ConvCPUPipelineOptions &options) {
   return false;
 }
 
-/// The canonicalizer of these pipelines, without its region simplification
-/// (dead block arguments, identical-block merging): it found nothing to
-/// simplify in the kernels (structured loops until the last
-/// canonicalization, whose blocks of the converted loops it left as they
-/// were), yet took up to nine tenths of a canonicalization
-/// (DeepBench's 7x7x512 3x3 filter gradient with 2 threads: 119 -> 14 ms
-/// over the pipeline's six canonicalizations; the dilated 38x57x512 one
-/// 39-45 -> 20-23 ms; the DCGAN / Keras stride-2 transposes 27-32 ->
-/// 18-22 ms). The LLVM IR of all 43 benchmark kernels (f32 with 1 and 2
-/// threads, several in bf16, channels-first and grouped layers, the plain
-/// loops too) came out byte-identical without it.
+/// The canonicalizer of these pipelines, without region simplification
+/// (structuredRewriteConfig, conv/Codegen/Passes.h).
 static std::unique_ptr<Pass> createCanonicalizer() {
-  GreedyRewriteConfig config;
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  return createCanonicalizerPass(config);
+  return createCanonicalizerPass(conv::structuredRewriteConfig());
 }
 
 void mlir::conv::buildConvToLinalgPipeline(

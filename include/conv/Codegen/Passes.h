@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::conv {
 
@@ -79,6 +80,23 @@ int64_t resolveNumThreads(unsigned numThreads);
 /// and conv.transpose become the channels-last op between linalg.transpose
 /// ops (tagged conv.role = relayout).
 void populateConvChannelsLastPatterns(RewritePatternSet &patterns);
+
+/// The greedy-rewrite configuration of ConvGen's code generator passes and
+/// of the CPU pipeline's canonicalizations: no region simplification (dead
+/// block arguments, block merging). It found nothing to simplify in the
+/// kernels (the LLVM IR of all 86 benchmark kernels, and of bf16,
+/// channels-first, grouped and plain-loop variants, is byte-identical
+/// without it) but took up to nine tenths of a canonicalization: DeepBench's
+/// 7x7x512 3x3 filter gradient with 2 threads 119 -> 14 ms over the
+/// pipeline's six canonicalizations, the dilated 38x57x512 one 39-45 ->
+/// 20-23 ms, the DCGAN / Keras stride-2 transposes 27-32 -> 18-22 ms; and
+/// about a third of conv-cpu-lower-vectors' 13 pattern applications (dl1,
+/// dc3: 9-16 -> 4-11 ms). docs/Pipelines.md.
+inline GreedyRewriteConfig structuredRewriteConfig() {
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return config;
+}
 
 /// Whether a bf16 vector of `length` elements is one LLVM 22's x86 code
 /// generator cannot handle with AVX512-BF16 on (8k + 1 > 1: splitting it

@@ -76,6 +76,12 @@ Shape activationShape(DataLayout layout, int64_t batch, const Shape &spatial,
 /// (k - 1) * d + 1.
 int64_t effectiveKernelSize(int64_t kernel, int64_t dilation);
 
+/// The input positions that `outputs` consecutive outputs of a window of
+/// `kernel` taps (dilation `dilation`, stride `stride`) span:
+/// (outputs - 1) * stride + effectiveKernelSize(kernel, dilation).
+int64_t windowSpan(int64_t outputs, int64_t stride, int64_t kernel,
+                   int64_t dilation);
+
 /// Result of TF's GetWindowedOutputSizeVerbose for one spatial dimension.
 struct WindowedSize {
   int64_t outSize = 0;

@@ -127,6 +127,21 @@ int64_t numTaps(const convgen::BackpropFilterGeometry &g) {
   return taps;
 }
 
+/// Whether the taps' zero-padding positions along spatial dimension `d` can
+/// be cut (docs/Lowering.md §2.5): some tap reads padding there, and every
+/// tap reads the input at some position (padding wider than the input
+/// leaves taps that read nothing: empty ranges, which the code generator
+/// does not tile).
+bool tapsCutPadding(const convgen::BackpropFilterGeometry &g, int64_t d) {
+  bool padded = false, reads = true;
+  for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
+    auto [lo, hi] = g.tapInputRange(d, k);
+    padded |= lo > 0 || hi < g.outSpatial[d];
+    reads &= hi > lo;
+  }
+  return padded && reads;
+}
+
 /// Bytes of a static tensor (at least one per element).
 int64_t tensorBytes(RankedTensorType type) {
   return type.getNumElements() *
@@ -511,9 +526,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     SmallVector<int64_t> start, size;
     for (int64_t d = 0; d < n; ++d) {
       start.push_back(-g.padBefore[d]);
-      size.push_back((g.outSpatial[d] - 1) * g.strides[d] +
-                     convgen::effectiveKernelSize(g.filterSpatial[d],
-                                                  g.dilations[d]));
+      size.push_back(convgen::windowSpan(g.outSpatial[d], g.strides[d],
+                                         g.filterSpatial[d], g.dilations[d]));
     }
     Value window = extractZeroPaddedWindow(rewriter, loc, op.getInput(),
                                            g.layout, start, size);
@@ -854,11 +868,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // blocks that fit the L2 (see docs/Lowering.md §2.2).
     if (budget < rowBytes && g.numSpatialDims >= 3) {
       int64_t sdim1 = spatialDim(g.layout, 1);
-      int64_t effK0 =
-          convgen::effectiveKernelSize(g.filterSpatial[0], g.dilations[0]);
+      // (One output row of the first dimension reads its window span.)
+      int64_t span0 = convgen::windowSpan(1, g.strides[0], g.filterSpatial[0],
+                                          g.dilations[0]);
       int64_t winRow1Bytes = windowType.getNumElements() / g.batch /
                              windowType.getDimSize(sdim) /
-                             windowType.getDimSize(sdim1) * effK0 * elemBytes;
+                             windowType.getDimSize(sdim1) * span0 * elemBytes;
       int64_t dyRow1Bytes = dyType.getNumElements() / g.batch /
                             dyType.getDimSize(sdim) /
                             dyType.getDimSize(sdim1) * elemBytes;
@@ -946,13 +961,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // would get a static empty contraction, which the code generator does
     // not tile; every tap must read input rows in those blocks.
     auto trimmable = [&](int64_t d, int64_t size) {
-      bool padded = false, trim = true;
+      if (!tapsCutPadding(g, d))
+        return false;
+      bool trim = true;
       int64_t out = g.outSpatial[d];
-      for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
-        auto [lo, hi] = g.tapInputRange(d, k);
-        padded |= lo > 0 || hi < out;
-        trim &= lo < hi;
-      }
       int64_t whole = out / size * size;
       bool looped = whole / size >= 2;
       for (int64_t start = looped ? whole : 0; start < out && trim;
@@ -963,7 +975,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           trim &= lo < end && hi > start;
         }
       }
-      return trim && padded;
+      return trim;
     };
     // Blocks of rows along the second spatial dimension inside single rows
     // of the first (plan.dim 1).
@@ -1019,10 +1031,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t extent = spatial ? g.outSpatial[sd] : g.batch;
     int64_t wdim =
         (spatial ? spatialDim(g.layout, sd) : 0) + (splitCount > 1 ? 1 : 0);
-    int64_t effK =
-        spatial ? convgen::effectiveKernelSize(g.filterSpatial[sd],
-                                               g.dilations[sd])
-                : 1;
     // The window / out_backprop slices of the block at `pos` of `size`.
     auto slices = [&](OpFoldResult pos, int64_t size,
                       convgen::BackpropFilterGeometry &gb) {
@@ -1031,7 +1039,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       int64_t winSize = size;
       if (spatial) {
         gb.outSpatial[sd] = size;
-        winSize = (size - 1) * g.strides[sd] + effK;
+        winSize = convgen::windowSpan(size, g.strides[sd], g.filterSpatial[sd],
+                                      g.dilations[sd]);
         if (g.strides[sd] != 1) {
           if (auto v = dyn_cast<Value>(pos))
             winPos = arith::MulIOp::create(
@@ -1148,16 +1157,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = blocked; d < n; ++d) {
       if (d == n - 1 && (keepLast || g.outSpatial[d] > kMaxCutLastDim))
         continue;
-      // Only when every tap reads the input at some position along `d`
-      // (padding wider than the input leaves taps that read nothing: empty
-      // ranges, which the code generator does not tile).
-      bool padded = false, reads = true;
-      for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
-        auto [lo, hi] = g.tapInputRange(d, k);
-        padded |= lo > 0 || hi < g.outSpatial[d];
-        reads &= hi > lo;
-      }
-      if (!padded || !reads)
+      if (!tapsCutPadding(g, d))
         continue;
       cutTapRows(rewriter, loc, g, d, ivs[d], rewriter.getIndexAttr(0),
                  g.outSpatial[d], x, dy);

@@ -1,10 +1,12 @@
 //===- Jit.cpp - ConvGen JIT runtime --------------------------------------===//
 //
 // Spec -> single-op module (builder API, verified) -> conv-lower-to-llvm-cpu
-// -> mlir::ExecutionEngine (LLVM O2 without the loop/SLP vectorizers, host
-// CPU and features, see makeKernelTransformer). Each compile
-// uses its own MLIRContext, so different kernels compile concurrently; the
-// cache hands every thread asking for one key the same in-flight compile.
+// -> LLVM IR -> objects (LLVM O2 without the loop/SLP vectorizers, host CPU
+// and features, see optimizeKernelModule; the module's functions split into
+// parts compiled concurrently, ObjectCode.h) -> linked by an ORC LLJIT. Each
+// compile uses its own MLIRContext and LLVMContexts, so different kernels
+// compile concurrently; the cache hands every thread asking for one key the
+// same in-flight compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "conv/Runtime/BF16DotProducts.h"
 #include "conv/Codegen/Passes.h"
 #include "conv/Runtime/BufferCache.h"
+#include "conv/Runtime/ObjectCode.h"
 
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
 #include "conv/Dialect/Conv/IR/ConvOps.h"
@@ -23,7 +26,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,14 +35,22 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,12 +59,14 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <future>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 using namespace mlir;
@@ -85,7 +97,8 @@ std::string CompileOptions::str() const {
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " bf16-dot=" + bf16Dot + " prefetch=" + (prefetch ? "1" : "0") +
          " num-threads=" + std::to_string(numThreads) +
-         " min-parallel-flops=" + formatG(minParallelFlops);
+         " min-parallel-flops=" + formatG(minParallelFlops) +
+         " compile-threads=" + std::to_string(compileThreads);
 }
 
 size_t TensorInfo::numElements() const {
@@ -358,6 +371,7 @@ public:
     return convOp ? &*convOp : nullptr;
   }
   unsigned threads() const override { return numThreads; }
+  unsigned codeParts() const override { return parts; }
 
   llvm::Error run(llvm::ArrayRef<void *> buffers) const override {
     size_t n = ins.size() + outs.size();
@@ -397,7 +411,7 @@ public:
     return llvm::Error::success();
   }
 
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   void (*entry)(void **) = nullptr;
   std::vector<TensorInfo> ins, outs;
   size_t descriptorWords = 0;
@@ -405,6 +419,7 @@ public:
   std::string source;
   std::optional<SingleConvOp> convOp;
   unsigned numThreads = 1;
+  unsigned parts = 1;
 };
 
 llvm::Expected<TensorInfo> tensorInfo(Type type, llvm::StringRef what) {
@@ -486,6 +501,11 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
                                              feature.first() != "avx512bf16");
   builder->setFeatures(features.getString());
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // LLVM's default for JIT code on x86-64, made explicit: the kernel's
+  // parts are separate objects that reference each other's functions
+  // (ObjectCode.h), by 64-bit absolute addresses whatever the distance
+  // between the places the JIT maps them.
+  builder->setCodeModel(llvm::CodeModel::Large);
   return builder->createTargetMachine();
 }
 
@@ -498,35 +518,132 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
 /// convolution's register tiles (without it the multi-tap phases ran at
 /// half speed). conv-cpu-annotate-loop-unrolling has disabled it for the
 /// other loops, which it used to analyse for half of this pipeline's time.
-std::function<llvm::Error(llvm::Module *)>
-makeKernelTransformer(llvm::TargetMachine *targetMachine) {
-  return [targetMachine](llvm::Module *module) -> llvm::Error {
-    static const bool hostHasBF16 = conv::HostVectorInfo::detect().bf16Dot;
-    // Copies first: their bf16 vectors then no longer count against the
-    // dot product's feature (odd lengths).
-    moveBF16VectorsAsIntegers(*module);
-    prepareBF16DotProducts(*module, targetMachine->getTargetFeatureString(),
-                           hostHasBF16);
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopVectorization = false;
-    tuning.LoopInterleaving = false;
-    tuning.SLPVectorization = false;
-    tuning.LoopUnrolling = true;
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder builder(targetMachine, tuning);
-    builder.registerModuleAnalyses(mam);
-    builder.registerCGSCCAnalyses(cgam);
-    builder.registerFunctionAnalyses(fam);
-    builder.registerLoopAnalyses(lam);
-    builder.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager passes =
-        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-    passes.run(*module, mam);
-    return llvm::Error::success();
+llvm::Error optimizeKernelModule(llvm::Module &module,
+                                 llvm::TargetMachine &targetMachine) {
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = false;
+  tuning.LoopInterleaving = false;
+  tuning.SLPVectorization = false;
+  tuning.LoopUnrolling = true;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&targetMachine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  passes.run(module, mam);
+  return llvm::Error::success();
+}
+
+/// Defines `void _mlir_<name>(void **args)`, which calls `name` with the
+/// values args[i] point to (mlir::ExecutionEngine's packed interface, for
+/// the one function the kernel calls).
+llvm::Error addPackedInterface(llvm::Module &module, llvm::StringRef name) {
+  llvm::Function *func = module.getFunction(name);
+  if (!func || func->isDeclaration())
+    return makeError("the LLVM module has no function " + name.str());
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  auto *type = llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(),
+                                       /*isVarArg=*/false);
+  auto *packed = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                        "_mlir_" + name, module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", packed));
+  llvm::Value *list = packed->getArg(0);
+  llvm::SmallVector<llvm::Value *> args;
+  for (llvm::Argument &arg : func->args()) {
+    llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), list,
+                                                   arg.getArgNo());
+    llvm::Value *pointer = builder.CreateLoad(builder.getPtrTy(), slot);
+    args.push_back(builder.CreateLoad(arg.getType(), pointer));
+  }
+  llvm::Value *result = builder.CreateCall(func, args);
+  if (!result->getType()->isVoidTy()) {
+    llvm::Value *slot = builder.CreateConstGEP1_64(builder.getPtrTy(), list,
+                                                   func->arg_size());
+    builder.CreateStore(result, builder.CreateLoad(builder.getPtrTy(), slot));
+  }
+  builder.CreateRetVoid();
+  return llvm::Error::success();
+}
+
+/// The IR compiler of a JIT that is given objects only.
+class NoIRCompiler final : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+  NoIRCompiler() : IRCompiler(llvm::orc::IRSymbolMapper::ManglingOptions()) {}
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+  operator()(llvm::Module &) override {
+    return makeError("the kernel JIT links objects; it compiles no IR");
+  }
+};
+
+/// The JIT that links a kernel's objects: ORC's LLJIT with the RuntimeDyld
+/// linker and section memory manager (as mlir::ExecutionEngine sets it up),
+/// the process's symbols, the runtime's (runtimeSymbols) and, loaded once
+/// for the process, the OpenMP runtime.
+llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
+createLinker(const llvm::DataLayout &dataLayout, bool loadOpenMP,
+             bool perfListener) {
+#ifdef CONV_LIBOMP_PATH
+  if (loadOpenMP) {
+    static const std::string openMPError = [] {
+      std::string error;
+      llvm::sys::DynamicLibrary::getPermanentLibrary(CONV_LIBOMP_PATH, &error);
+      return error;
+    }();
+    if (!openMPError.empty())
+      return makeError("cannot load " + std::string(CONV_LIBOMP_PATH) + ": " +
+                       openMPError);
+  }
+#else
+  (void)loadOpenMP;
+#endif
+  auto objectLayer = [perfListener](llvm::orc::ExecutionSession &session)
+      -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+    auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+        session, [](const llvm::MemoryBuffer &) {
+          return std::make_unique<llvm::SectionMemoryManager>();
+        });
+    if (auto *gdb = llvm::JITEventListener::createGDBRegistrationListener())
+      layer->registerJITEventListener(*gdb);
+    if (perfListener)
+      if (auto *perf = llvm::JITEventListener::createPerfJITEventListener())
+        layer->registerJITEventListener(*perf);
+    return layer;
   };
+  // Objects only: LLJIT's IR compile layer is never used.
+  auto compiler = [](llvm::orc::JITTargetMachineBuilder)
+      -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+    return std::make_unique<NoIRCompiler>();
+  };
+  // No platform: a kernel has no static constructors or destructors (the
+  // lowered module defines none; compileText checks), so there is nothing
+  // for LLJIT's initialize / deinitialize to run.
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setCompileFunctionCreator(compiler)
+                 .setObjectLinkingLayerCreator(objectLayer)
+                 .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+                 .setDataLayout(dataLayout)
+                 .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      dataLayout.getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(
+          runtimeSymbols(llvm::orc::MangleAndInterner(
+              main.getExecutionSession(), dataLayout)))))
+    return std::move(error);
+  return std::move(*jit);
 }
 
 /// Two LLVM settings that cut the JIT's compile time without changing the
@@ -566,6 +683,11 @@ void setCodegenOptionsOnce() {
 }
 
 using Clock = std::chrono::steady_clock;
+
+/// CompileOptions::compileThreads = 0 takes at most this many: a kernel
+/// has a few large loop nests (one or two per phase or tap group), and the
+/// sequential rest of its module stays one part.
+constexpr unsigned kMaxAutoCompileThreads = 4;
 
 /// Parses, lowers and JIT-compiles `entry` of `text`; the kernel's compile
 /// time counts from `start`.
@@ -664,57 +786,75 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
     return makeError(diagnostics.text("conv-lower-to-llvm-cpu failed"));
   Clock::time_point lowered = Clock::now();
 
-  auto tmForPasses = createHostTargetMachine();
-  if (!tmForPasses)
-    return tmForPasses.takeError();
-  auto tmForEngine = createHostTargetMachine();
-  if (!tmForEngine)
-    return tmForEngine.takeError();
+  // MLIR -> LLVM IR, with the packed entry point the kernel calls.
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext);
+  if (!llvmModule)
+    return makeError(diagnostics.text("translation to LLVM IR failed"));
+  auto hostMachine = createHostTargetMachine();
+  if (!hostMachine)
+    return hostMachine.takeError();
+  const llvm::DataLayout dataLayout = (*hostMachine)->createDataLayout();
+  llvmModule->setDataLayout(dataLayout);
+  llvmModule->setTargetTriple((*hostMachine)->getTargetTriple());
+  const std::string features =
+      (*hostMachine)->getTargetFeatureString().str();
+  hostMachine->reset();
+  if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
+      llvmModule->getNamedGlobal("llvm.global_dtors"))
+    return makeError("the lowered module has static constructors or "
+                     "destructors, which the kernel JIT does not run");
+  const std::string packedEntry = "_mlir_ciface_" + entry.str();
+  if (llvm::Error error = addPackedInterface(*llvmModule, packedEntry))
+    return std::move(error);
+  // Profiling aid: CONVGEN_DUMP_LLVM=FILE writes the LLVM IR the
+  // optimizer gets (to time it alone: `opt -passes='default<O2>'
+  // -mcpu=native -vectorize-loops=false -vectorize-slp=false FILE`).
+  if (const char *dump = std::getenv("CONVGEN_DUMP_LLVM")) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(dump, ec);
+    if (!ec)
+      llvmModule->print(os, nullptr);
+  }
+  // Whole-module rewrites first (they may add functions), then the
+  // optimization and code generation of each part (ObjectCode.h).
+  static const bool hostHasBF16 = conv::HostVectorInfo::detect().bf16Dot;
+  // Copies first: their bf16 vectors then no longer count against the
+  // dot product's feature (odd lengths).
+  moveBF16VectorsAsIntegers(*llvmModule);
+  prepareBF16DotProducts(*llvmModule, features, hostHasBF16);
   setCodegenOptionsOnce();
-  auto optimize = makeKernelTransformer(tmForPasses->get());
-  double optimizeSeconds = 0;
-  auto transformer = [&](llvm::Module *m) -> llvm::Error {
-    // Profiling aid: CONVGEN_DUMP_LLVM=FILE writes the LLVM IR the
-    // optimizer gets (to time it alone: `opt -passes='default<O2>'
-    // -mcpu=native -vectorize-loops=false -vectorize-slp=false FILE`).
-    if (const char *dump = std::getenv("CONVGEN_DUMP_LLVM")) {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(dump, ec);
-      if (!ec)
-        m->print(os, nullptr);
-    }
-    Clock::time_point begin = Clock::now();
-    llvm::Error error = optimize(m);
-    optimizeSeconds =
-        std::chrono::duration<double>(Clock::now() - begin).count();
-    return error;
-  };
-  ExecutionEngineOptions engineOptions;
-#ifdef CONV_LIBOMP_PATH
-  llvm::SmallVector<llvm::StringRef, 1> sharedLibs;
-  if (pipelineOptions.numThreads != 1)
-    sharedLibs.push_back(CONV_LIBOMP_PATH);
-  engineOptions.sharedLibPaths = sharedLibs;
-#endif
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  ObjectCodeOptions objectOptions;
+  objectOptions.maxParts =
+      options.compileThreads
+          ? options.compileThreads
+          : std::clamp(std::thread::hardware_concurrency(), 1u,
+                       kMaxAutoCompileThreads);
+  objectOptions.createTargetMachine = createHostTargetMachine;
+  objectOptions.optimize = optimizeKernelModule;
+  Clock::time_point translated = Clock::now();
+  auto parts = compileToObjectCode(*llvmModule, objectOptions);
+  if (!parts)
+    return parts.takeError();
+  Clock::time_point compiled = Clock::now();
+
   // Profiling aid: CONVGEN_PERF_JIT=1 writes perf's jit-<pid>.dump so that
   // `perf record -k 1` + `perf inject --jit` name the generated functions.
-  engineOptions.enablePerfNotificationListener =
-      std::getenv("CONVGEN_PERF_JIT") != nullptr;
-  auto engine =
-      ExecutionEngine::create(*module, engineOptions, std::move(*tmForEngine));
-  if (!engine)
-    return engine.takeError();
-  Clock::time_point translated = Clock::now();
-  kernel->engine = std::move(*engine);
-  kernel->numThreads = pipelineOptions.numThreads;
-  kernel->engine->registerSymbols(runtimeSymbols);
-  auto fn = kernel->engine->lookupPacked(("_mlir_ciface_" + entry).str());
+  auto jit = createLinker(dataLayout, pipelineOptions.numThreads != 1,
+                          std::getenv("CONVGEN_PERF_JIT") != nullptr);
+  if (!jit)
+    return jit.takeError();
+  for (ObjectPart &part : *parts)
+    if (llvm::Error error = (*jit)->addObjectFile(std::move(part.object)))
+      return std::move(error);
+  auto fn = (*jit)->lookup("_mlir_" + packedEntry);
   if (!fn)
     return fn.takeError();
-  kernel->entry = *fn;
-  kernel->engine->initialize();
+  kernel->jit = std::move(*jit);
+  kernel->entry = fn->toPtr<void (*)(void **)>();
+  kernel->numThreads = pipelineOptions.numThreads;
+  kernel->parts = parts->size();
 
   Clock::time_point done = Clock::now();
   kernel->seconds = std::chrono::duration<double>(done - start).count();
@@ -724,11 +864,16 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
     };
     llvm::errs() << llvm::formatv(
         "convgen compile @{0}: {1:F1} ms = setup+parse {2:F1}, MLIR "
-        "pipeline {3:F1}, LLVM IR translation {4:F1} + optimization {5:F1}, "
-        "code generation+link {6:F1}\n",
+        "pipeline {3:F1}, LLVM IR translation {4:F1}, optimization+code "
+        "generation {5:F1}, link {6:F1}\n",
         entry, ms(start, done), ms(start, parsed), ms(parsed, lowered),
-        ms(lowered, translated) - 1e3 * optimizeSeconds, 1e3 * optimizeSeconds,
-        ms(translated, done));
+        ms(lowered, translated), ms(translated, compiled), ms(compiled, done));
+    for (auto [i, part] : llvm::enumerate(*parts))
+      llvm::errs() << llvm::formatv(
+          "  part {0}: {1} functions, {2} instructions: optimization {3:F1} "
+          "ms, code generation {4:F1} ms\n",
+          i, part.functions, part.instructions, 1e3 * part.optimizeSeconds,
+          1e3 * part.codegenSeconds);
   }
   return std::shared_ptr<const Kernel>(std::move(kernel));
 }
@@ -838,7 +983,7 @@ Jit::Jit() : impl(std::make_unique<Impl>()) {}
 Jit::~Jit() = default;
 
 Jit &Jit::global() {
-  // Never destroyed: destroying kernels (ExecutionEngine runs JIT
+  // Never destroyed: destroying kernels (LLJIT runs JIT
   // deinitializers through LLVM) from exit handlers would race the
   // destruction of LLVM's own statics.
   static Jit *jit = new Jit;

@@ -216,6 +216,12 @@ cl::opt<unsigned> reductionChunk(
     cl::desc("Filter-gradient reduction positions per register-tile step "
              "(0: the heuristic's)"),
     cl::init(0), cl::cat(category));
+cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Threads that optimize and compile each ConvGen kernel's LLVM "
+             "IR, one part of its functions each (0: up to the host's "
+             "hardware threads, at most 4; 1: one)"),
+    cl::init(0), cl::cat(category));
 cl::opt<std::string> bf16Dot(
     "bf16-dot",
     cl::desc("With --dtype=bf16: ConvGen's vdpbf16ps dot products: auto "
@@ -1352,6 +1358,7 @@ int main(int argc, char **argv) {
         options.registerTileVectors = registerTileVectors;
         options.reductionChunk = reductionChunk;
         options.bf16Dot = bf16Dot;
+        options.compileThreads = compileThreads;
         trySetThreads(options, t, 0);
         double limit = smoke && compileTimeout.getNumOccurrences() == 0
                            ? 0.0

@@ -85,6 +85,12 @@ cl::opt<unsigned> numThreads(
     "num-threads",
     cl::desc("Kernel threads (0: all hardware threads, 1: sequential)"),
     cl::init(0), cl::cat(category));
+cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Threads that optimize and compile the kernel's LLVM IR, one "
+             "part of its functions each (0: up to the host's hardware "
+             "threads, 1: one; the generated code is the same)"),
+    cl::init(0), cl::cat(category));
 cl::opt<double> minParallelFlops(
     "min-parallel-flops",
     cl::desc("A single conv op of fewer useful FLOPs per call runs "
@@ -133,7 +139,8 @@ cl::opt<std::string> compare(
              "changed (comma-separated KEY=VALUE, KEY one of "
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
-             "transpose-per-tap, bf16-dot, prefetch (0 or 1), num-threads), "
+             "transpose-per-tap, bf16-dot, prefetch (0 or 1), num-threads, "
+             "compile-threads), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> zeroInsertion(
@@ -263,6 +270,8 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.l3CacheBytes = number;
     else if (key == "num-threads")
       options.numThreads = unsigned(number);
+    else if (key == "compile-threads")
+      options.compileThreads = unsigned(number);
     else if (key == "prefetch") {
       if (number > 1)
         return error("expected 0 or 1");
@@ -309,6 +318,7 @@ int main(int argc, char **argv) {
   options.prefetch = !noPrefetch;
   options.numThreads = numThreads;
   options.minParallelFlops = minParallelFlops;
+  options.compileThreads = compileThreads;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);
   if (!compiled)

@@ -374,6 +374,44 @@ TEST(JitTest, TinyKernelsRunSequentially) {
   EXPECT_EQ((*single)->threads(), 1u);
 }
 
+// The LLVM module of a large kernel is optimized and compiled in parts on
+// CompileOptions::compileThreads threads (ObjectCode.h): a sequential
+// kernel's loop nests become functions of their own, a multi-threaded
+// kernel's OpenMP bodies go to different parts. The parts link into the
+// same kernel: the results are the same bits as from one part.
+TEST(JitTest, CompileThreadsSplitTheCodeNotTheResults) {
+  Jit jit;
+  // Keras' 5x5 stride-2 "same" up-sampling layer (kv3) with one image.
+  TransposeSpec spec =
+      transposeSpec(ElementType::F32, Last, {1, 14, 14, 256},
+                    {5, 5, 128, 256}, {2, 2}, {1, 1}, TransposePadding::Same,
+                    Shape{0, 0});
+  for (unsigned threads : {1u, 2u}) {
+    CompileOptions whole, parts;
+    whole.numThreads = parts.numThreads = threads;
+    whole.compileThreads = 1;
+    parts.compileThreads = 2;
+    auto one = jit.compile(spec, whole);
+    ASSERT_TRUE(bool(one)) << llvm::toString(one.takeError());
+    auto two = jit.compile(spec, parts);
+    ASSERT_TRUE(bool(two)) << llvm::toString(two.takeError());
+    EXPECT_EQ((*one)->codeParts(), 1u);
+    EXPECT_EQ((*two)->codeParts(), 2u) << threads << " thread(s)";
+    Buffer x = randomBuffer(ElementType::F32,
+                            (*one)->inputs()[0].numElements(), 3);
+    Buffer k = randomBuffer(ElementType::F32,
+                            (*one)->inputs()[1].numElements(), 4);
+    Buffer a(ElementType::F32, (*one)->outputs()[0].numElements());
+    Buffer b(ElementType::F32, a.size);
+    llvm::Error error = (*one)->run({x.data(), k.data(), a.data()});
+    ASSERT_FALSE(error) << llvm::toString(std::move(error));
+    error = (*two)->run({x.data(), k.data(), b.data()});
+    ASSERT_FALSE(error) << llvm::toString(std::move(error));
+    EXPECT_EQ(a.bytes, b.bytes) << threads << " thread(s)";
+    expectMatchesReference(**two);
+  }
+}
+
 TEST(JitTest, ConcurrentCompilesOfOneSpecCompileOnce) {
   Jit jit;
   TransposeSpec spec = transposeConfigs(ElementType::F32)[0];
@@ -589,7 +627,8 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "prefetch=1 num-threads=0 min-parallel-flops=4e+06");
+            "prefetch=1 num-threads=0 min-parallel-flops=4e+06 "
+            "compile-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

@@ -2,7 +2,7 @@
 //
 // Compiles conv ops (from an op spec mirroring the TF/Keras arguments) or any
 // function of an MLIR module through the conv-lower-to-llvm-cpu pipeline and
-// mlir::ExecutionEngine, for the host CPU, and runs the kernels on
+// LLVM (ORC LLJIT), for the host CPU, and runs the kernels on
 // caller-owned dense row-major buffers. Errors are llvm::Error / Expected;
 // nothing here exits or aborts on bad input. A kernel cache keyed by (spec,
 // target, options) makes repeated compiles free; all of it is thread-safe.
@@ -88,6 +88,11 @@ struct CompileOptions {
   /// of the next input and out_backprop rows in 1x1 and 1-D filter
   /// gradients with whole-dW tiles.
   bool prefetch = true;
+  /// Threads that optimize and compile the kernel's LLVM IR, one part of
+  /// its functions each (ObjectCode.h): 0 = up to the host's hardware
+  /// threads (at most 4), 1 = all on the calling thread. Only where the
+  /// code sits depends on it, not the kernel's arithmetic.
+  unsigned compileThreads = 0;
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };
@@ -145,6 +150,9 @@ public:
   /// below CompileOptions::minParallelFlops, or without an OpenMP runtime),
   /// else CompileOptions::numThreads (0: the OpenMP runtime's default).
   virtual unsigned threads() const { return 1; }
+  /// The objects the kernel's code was compiled into, concurrently (at most
+  /// CompileOptions::compileThreads; 1 when its LLVM module was not split).
+  virtual unsigned codeParts() const { return 1; }
 };
 
 /// Thread-safe compiler + kernel cache.

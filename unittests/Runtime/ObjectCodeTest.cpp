@@ -1,0 +1,269 @@
+//===- ObjectCodeTest.cpp - Split compilation of LLVM modules -------------===//
+
+#include "conv/Runtime/ObjectCode.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace convgen;
+
+namespace {
+
+/// `define i64 @name(i64 %x)` with `adds` dependent adds (adds + 1
+/// instructions).
+std::string chain(const std::string &name, int adds) {
+  std::string ir = "define i64 @" + name + "(i64 %x) {\n";
+  std::string last = "%x";
+  for (int i = 0; i < adds; ++i) {
+    std::string v = "%v" + std::to_string(i);
+    ir += "  " + v + " = add i64 " + last + ", " + std::to_string(i + 1) + "\n";
+    last = v;
+  }
+  return ir + "  ret i64 " + last + "\n}\n";
+}
+
+std::unique_ptr<llvm::Module> parse(const std::string &ir,
+                                    llvm::LLVMContext &context) {
+  llvm::SMDiagnostic error;
+  auto module = llvm::parseAssemblyString(ir, error, context);
+  EXPECT_TRUE(module) << error.getMessage().str();
+  return module;
+}
+
+ObjectCodeOptions splitOptions(unsigned parts) {
+  ObjectCodeOptions options;
+  options.maxParts = parts;
+  options.minSplitInstructions = 0;
+  options.createTargetMachine =
+      []() -> llvm::Expected<std::unique_ptr<llvm::TargetMachine>> {
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      return builder.takeError();
+    return builder->createTargetMachine();
+  };
+  return options;
+}
+
+void initializeTarget() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+}
+
+TEST(ObjectCode, PartitionsTheLargestFunctionsFirst) {
+  llvm::LLVMContext context;
+  auto module = parse(chain("a", 100) + chain("b", 60) + chain("c", 50) +
+                          "declare i64 @external(i64)\n",
+                      context);
+  // Declarations are not listed; a to part 0, b to part 1, c to the
+  // lighter part 1 (61 < 101).
+  EXPECT_EQ(partitionFunctions(*module, splitOptions(2)),
+            (llvm::SmallVector<unsigned>{0, 1, 1}));
+  EXPECT_EQ(partitionFunctions(*module, splitOptions(3)),
+            (llvm::SmallVector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(partitionFunctions(*module, splitOptions(1)),
+            (llvm::SmallVector<unsigned>{0, 0, 0}));
+}
+
+TEST(ObjectCode, SmallUnbalancedOrUnsplittableModulesStayWhole) {
+  llvm::LLVMContext context;
+  auto module = parse(chain("a", 100) + chain("b", 60), context);
+  ObjectCodeOptions options = splitOptions(2);
+  options.minSplitInstructions = 1000;
+  EXPECT_EQ(partitionFunctions(*module, options),
+            (llvm::SmallVector<unsigned>{0, 0}));
+  // b is 61 of 162 instructions: a 38 % gain, not 50 %.
+  options = splitOptions(2);
+  options.minSplitGain = 0.5;
+  EXPECT_EQ(partitionFunctions(*module, options),
+            (llvm::SmallVector<unsigned>{0, 0}));
+  // A mutable global would be defined by two parts.
+  auto withGlobal =
+      parse("@counter = internal global i64 0\n" + chain("a", 100) +
+                chain("b", 60),
+            context);
+  EXPECT_EQ(partitionFunctions(*withGlobal, splitOptions(2)),
+            (llvm::SmallVector<unsigned>{0, 0}));
+  // Local constants are copied into each part.
+  auto withConstant = parse(
+      "@table = private constant [2 x i64] [i64 1, i64 2]\n" +
+          chain("a", 100) + chain("b", 60),
+      context);
+  EXPECT_EQ(partitionFunctions(*withConstant, splitOptions(2)),
+            (llvm::SmallVector<unsigned>{0, 1}));
+}
+
+/// Two loop nests in one function (a sequential kernel's shape), a private
+/// function called directly and through its address, and a private constant
+/// used by both halves.
+constexpr const char *kTwoNests = R"(
+@scale = private constant i64 3
+
+define internal i64 @twice(i64 %v) {
+  %r = shl i64 %v, 1
+  ret i64 %r
+}
+
+define void @work(ptr %a, ptr %b, i64 %n) {
+entry:
+  br label %first
+first:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %first ]
+  %pa = getelementptr i64, ptr %a, i64 %i
+  %va = load i64, ptr %pa
+  %s = load i64, ptr @scale
+  %m = mul i64 %va, %s
+  %m1 = add i64 %m, 1
+  %m2 = xor i64 %m1, 5
+  %m3 = add i64 %m2, %i
+  %m4 = mul i64 %m3, 7
+  %m5 = sub i64 %m4, %va
+  %m6 = call i64 @twice(i64 %m5)
+  store i64 %m6, ptr %pa
+  %i.next = add i64 %i, 1
+  %c = icmp ult i64 %i.next, %n
+  br i1 %c, label %first, label %between
+between:
+  br label %second
+second:
+  %j = phi i64 [ 0, %between ], [ %j.next, %second ]
+  %qa = getelementptr i64, ptr %a, i64 %j
+  %qb = getelementptr i64, ptr %b, i64 %j
+  %wa = load i64, ptr %qa
+  %wb = load i64, ptr %qb
+  %f = select i1 true, ptr @twice, ptr null
+  %t = call i64 %f(i64 %wb)
+  %u = add i64 %wa, %t
+  %u1 = xor i64 %u, 9
+  %u2 = mul i64 %u1, 5
+  %u3 = sub i64 %u2, %j
+  %u4 = add i64 %u3, 11
+  store i64 %u4, ptr %qb
+  %j.next = add i64 %j, 1
+  %d = icmp ult i64 %j.next, %n
+  br i1 %d, label %second, label %exit
+exit:
+  ret void
+}
+)";
+
+int64_t first(int64_t a, int64_t i) {
+  return 2 * (((((a * 3 + 1) ^ 5) + i) * 7) - a);
+}
+int64_t second(int64_t a, int64_t b, int64_t j) {
+  return (((a + 2 * b) ^ 9) * 5) - j + 11;
+}
+
+TEST(ObjectCode, SplitsLoopNestsIntoPartsThatLinkTogether) {
+  initializeTarget();
+  llvm::LLVMContext context;
+  auto module = parse(kTwoNests, context);
+  ObjectCodeOptions options = splitOptions(2);
+  // The functions each part defines, seen by its optimizer (the parts
+  // run on two threads).
+  std::mutex mutex;
+  std::vector<std::string> defined;
+  options.optimize = [&](llvm::Module &part, llvm::TargetMachine &) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const llvm::Function &f : part)
+      if (!f.isDeclaration())
+        defined.push_back(f.getName().str());
+    return llvm::Error::success();
+  };
+  auto parts = compileToObjectCode(*module, options);
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  ASSERT_EQ(parts->size(), 2u);
+  unsigned functions = 0;
+  for (const ObjectPart &part : *parts) {
+    EXPECT_GT(part.functions, 0u);
+    EXPECT_TRUE(part.object);
+    functions += part.functions;
+  }
+  // work, twice, and at least one loop nest moved out of work; every
+  // function is defined by exactly one part.
+  EXPECT_GE(functions, 3u);
+  EXPECT_EQ(defined.size(), functions);
+  llvm::sort(defined);
+  EXPECT_EQ(std::adjacent_find(defined.begin(), defined.end()), defined.end());
+  EXPECT_EQ(llvm::count(defined, "work"), 1);
+  EXPECT_EQ(llvm::count(defined, "twice"), 1);
+
+  auto jit = llvm::orc::LLJITBuilder().create();
+  ASSERT_TRUE(bool(jit)) << llvm::toString(jit.takeError());
+  for (ObjectPart &part : *parts)
+    ASSERT_FALSE(bool((*jit)->addObjectFile(std::move(part.object))));
+  auto work = (*jit)->lookup("work");
+  ASSERT_TRUE(bool(work)) << llvm::toString(work.takeError());
+  constexpr int64_t n = 37;
+  std::vector<int64_t> a(n), b(n), a0(n), b0(n);
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = a0[i] = 5 * i - 40;
+    b[i] = b0[i] = 100 - 3 * i;
+  }
+  work->toPtr<void (*)(int64_t *, int64_t *, int64_t)>()(a.data(), b.data(),
+                                                         n);
+  for (int64_t i = 0; i < n; ++i) {
+    EXPECT_EQ(a[i], first(a0[i], i)) << i;
+    EXPECT_EQ(b[i], second(a[i], b0[i], i)) << i;
+  }
+}
+
+/// A reduction loop carries its sum out: extracted, the value would go
+/// through memory (a register tile's accumulators, on every iteration), so
+/// it stays, and the module is one part. (Its 9 instructions are within
+/// the size limits: half of the function's 25.)
+TEST(ObjectCode, LoopsWithResultsStayInTheirFunction) {
+  initializeTarget();
+  llvm::LLVMContext context;
+  auto module = parse(R"(
+define i64 @sum(ptr %a, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i64 [ 0, %entry ], [ %acc.next, %loop ]
+  %p = getelementptr i64, ptr %a, i64 %i
+  %v = load i64, ptr %p
+  %w = mul i64 %v, %v
+  %x = xor i64 %w, %i
+  %acc.next = add i64 %acc, %x
+  %i.next = add i64 %i, 1
+  %c = icmp ult i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  %r = mul i64 %acc.next, 3
+  %r1 = add i64 %r, 1
+  %r2 = xor i64 %r1, 7
+  %r3 = add i64 %r2, %n
+  %r4 = mul i64 %r3, %r3
+  %r5 = xor i64 %r4, 11
+  %r6 = add i64 %r5, 13
+  %r7 = mul i64 %r6, 17
+  %r8 = xor i64 %r7, %r
+  %r9 = add i64 %r8, 19
+  %r10 = mul i64 %r9, 23
+  %r11 = xor i64 %r10, 29
+  %r12 = add i64 %r11, %r1
+  ret i64 %r12
+}
+)",
+                      context);
+  auto parts = compileToObjectCode(*module, splitOptions(2));
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  EXPECT_EQ(parts->size(), 1u);
+  EXPECT_EQ((*parts)[0].functions, 1u);
+}
+
+} // namespace

@@ -684,10 +684,12 @@ void setCodegenOptionsOnce() {
 
 using Clock = std::chrono::steady_clock;
 
-/// CompileOptions::compileThreads = 0 takes at most this many: a kernel
-/// has a few large loop nests (one or two per phase or tap group), and the
-/// sequential rest of its module stays one part.
-constexpr unsigned kMaxAutoCompileThreads = 4;
+/// CompileOptions::compileThreads = 0 takes at most this many. Measured
+/// with two parts: more parts would move smaller loop nests out of a
+/// sequential kernel's function, and small nests moved out (those of
+/// modules of 500-1500 instructions split in two) cost some kernels 4-9 %
+/// of their speed (docs/Codegen.md).
+constexpr unsigned kMaxAutoCompileThreads = 2;
 
 /// Parses, lowers and JIT-compiles `entry` of `text`; the kernel's compile
 /// time counts from `start`.

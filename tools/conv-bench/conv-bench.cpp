@@ -220,7 +220,7 @@ cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("Threads that optimize and compile each ConvGen kernel's LLVM "
              "IR, one part of its functions each (0: up to the host's "
-             "hardware threads, at most 4; 1: one)"),
+             "hardware threads, at most 2; 1: one)"),
     cl::init(0), cl::cat(category));
 cl::opt<std::string> bf16Dot(
     "bf16-dot",

@@ -89,7 +89,7 @@ cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("Threads that optimize and compile the kernel's LLVM IR, one "
              "part of its functions each (0: up to the host's hardware "
-             "threads, 1: one; the generated code is the same)"),
+             "threads, at most 2; 1: one; the results are the same)"),
     cl::init(0), cl::cat(category));
 cl::opt<double> minParallelFlops(
     "min-parallel-flops",

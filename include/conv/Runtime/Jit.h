@@ -90,7 +90,7 @@ struct CompileOptions {
   bool prefetch = true;
   /// Threads that optimize and compile the kernel's LLVM IR, one part of
   /// its functions each (ObjectCode.h): 0 = up to the host's hardware
-  /// threads (at most 4), 1 = all on the calling thread. Only where the
+  /// threads (at most 2), 1 = all on the calling thread. Only where the
   /// code sits depends on it, not the kernel's arithmetic.
   unsigned compileThreads = 0;
   /// Key=value string for debugging / cache keys.

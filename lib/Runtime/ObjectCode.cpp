@@ -76,7 +76,11 @@ bool extractable(llvm::Loop &loop, llvm::DominatorTree &dominators) {
 /// some multi-threaded ones. The nests are disjoint, each of at most
 /// `target` instructions (and at least an eighth of it, so that the calls
 /// stay few: a nest that small runs in an inner loop), the largest first.
-void extractLoopNests(llvm::Module &module, uint64_t target) {
+/// Nothing moves unless the nests found hold at least `minMoved`
+/// instructions: fewer would not make a split worth it (partitionFunctions
+/// would keep the module whole, its nests moved for nothing).
+void extractLoopNests(llvm::Module &module, uint64_t target,
+                      uint64_t minMoved) {
   llvm::Function *largest = nullptr;
   uint64_t largestSize = 0;
   for (llvm::Function &f : module) {
@@ -114,6 +118,8 @@ void extractLoopNests(llvm::Module &module, uint64_t target) {
       headers.push_back(loop->getHeader());
       remaining -= size;
     }
+    if (largestSize - remaining < minMoved)
+      return;
   }
   // One extraction at a time: each changes the function, so its dominator
   // tree and loops are recomputed (a loop is found again by its header).
@@ -239,7 +245,8 @@ compileToObjectCode(llvm::Module &module, const ObjectCodeOptions &options) {
       if (!f.isDeclaration())
         total += f.getInstructionCount();
     if (total >= options.minSplitInstructions)
-      extractLoopNests(module, total / options.maxParts);
+      extractLoopNests(module, total / options.maxParts,
+                       uint64_t(options.minSplitGain * double(total)));
   }
   llvm::SmallVector<unsigned> partOf = partitionFunctions(module, options);
   unsigned parts = 1;

@@ -266,4 +266,48 @@ exit:
   EXPECT_EQ((*parts)[0].functions, 1u);
 }
 
+/// A nest of a tenth of the module: moving it out would not balance two
+/// parts (at least a fifth must move, ObjectCodeOptions::minSplitGain), so
+/// it stays and the module is one part of one function.
+TEST(ObjectCode, SmallNestsStayInTheirFunction) {
+  initializeTarget();
+  std::string ir = R"(
+define i64 @mostly_straight(ptr %a, i64 %n, i64 %x) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %p = getelementptr i64, ptr %a, i64 %i
+  %v = load i64, ptr %p
+  %w = mul i64 %v, 3
+  store i64 %w, ptr %p
+  %i.next = add i64 %i, 1
+  %c = icmp ult i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+)";
+  std::string last = "%x";
+  for (int i = 0; i < 60; ++i) {
+    std::string v = "%s" + std::to_string(i);
+    ir += "  " + v + " = mul i64 " + last + ", " + std::to_string(i + 3) +
+          "\n";
+    last = v;
+  }
+  ir += "  ret i64 " + last + "\n}\n";
+  llvm::LLVMContext context;
+  auto module = parse(ir, context);
+  auto parts = compileToObjectCode(*module, splitOptions(2));
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  EXPECT_EQ(parts->size(), 1u);
+  EXPECT_EQ((*parts)[0].functions, 1u);
+  // With a lower bar the same nest moves and the module splits.
+  llvm::LLVMContext context2;
+  auto again = parse(ir, context2);
+  ObjectCodeOptions options = splitOptions(2);
+  options.minSplitGain = 0.05;
+  parts = compileToObjectCode(*again, options);
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  EXPECT_EQ(parts->size(), 2u);
+}
+
 } // namespace

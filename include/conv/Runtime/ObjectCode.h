@@ -3,11 +3,12 @@
 // The JIT's last step: the LLVM module of a lowered kernel is optimized and
 // compiled to object code. A multi-threaded kernel's module has several
 // functions (the OpenMP-outlined bodies of its parallel loops beside the
-// sequential entry function); they are split into parts of about equal size
-// that are optimized and compiled concurrently, each in its own LLVM context
-// and with its own target machine, and the JIT links the parts' objects
-// together (docs/Codegen.md, "Compiling the parts of a kernel
-// concurrently").
+// sequential entry function); a sequential kernel's is one function, whose
+// loop nests first move into functions of their own. The functions are
+// split into parts of about equal size that are optimized and compiled
+// concurrently, each in its own LLVM context and with its own target
+// machine, and the JIT links the parts' objects together (docs/Codegen.md,
+// "Compiling the parts of a kernel concurrently").
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,8 +52,9 @@ struct ObjectCodeOptions {
 /// The part of each function definition of `module` (declarations are not
 /// listed), in module order: the largest functions first, each to the part
 /// with the fewest instructions so far. All zeros when the module is not
-/// worth splitting (see ObjectCodeOptions) or cannot be split (it has
-/// aliases, ifuncs, or static constructors or destructors).
+/// worth splitting (see ObjectCodeOptions) or cannot be split: it has
+/// aliases, ifuncs, or a global variable other than a constant of local
+/// linkage (which each part copies), static constructors included.
 llvm::SmallVector<unsigned>
 partitionFunctions(const llvm::Module &module,
                    const ObjectCodeOptions &options);
@@ -66,10 +68,13 @@ struct ObjectPart {
 };
 
 /// Optimizes and compiles `module` (its target triple and data layout set)
-/// into one object per part. The parts' objects define each function once
-/// (internal functions and mutable internal globals become external
-/// symbols so that the parts can reach each other's); linked together they
-/// are the module. `module` is consumed: it becomes part 0.
+/// into one object per part. With maxParts > 1, loop nests of its largest
+/// function may first move into functions of their own (nests with no
+/// results that use only integers and pointers from before them). The
+/// parts' objects define each function once (functions of local linkage
+/// become external symbols so that the parts can reach each other's);
+/// linked together they are the module. `module` is consumed: it becomes
+/// part 0.
 llvm::Expected<std::vector<ObjectPart>>
 compileToObjectCode(llvm::Module &module, const ObjectCodeOptions &options);
 

@@ -68,6 +68,8 @@ void mlir::conv::buildConvToLinalgPipeline(
     // Taps not a multiple of the threads: split their output channels so
     // that every thread gets the same work.
     convOptions.dwThreads = resolveNumThreads(options.numThreads);
+    // Single 1-D items of the columns lowering: one row part per thread.
+    convOptions.transposeThreads = convOptions.dwThreads;
     // 16-bit ops as f32 ops between conversions (bf16 transposes stay
     // bf16 for vdpbf16ps).
     convOptions.widen16BitOperands = true;

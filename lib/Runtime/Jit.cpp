@@ -13,6 +13,7 @@
 #include "conv/Runtime/Jit.h"
 #include "conv/Runtime/BF16DotProducts.h"
 #include "conv/Codegen/Passes.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 #include "conv/Runtime/BufferCache.h"
 #include "conv/Runtime/ObjectCode.h"
 
@@ -768,12 +769,27 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
-  // Tiny kernels run sequential code (CompileOptions::minParallelFlops):
-  // the 1.4 MFLOP 1-D transposed convolution of the benchmark suite (mk1)
-  // took 18 us per call on one thread and 26 us on two (conv-run, 20000
-  // back-to-back calls, the workers spinning between them).
-  if (kernel->convOp && kernel->convOp->flops() < options.minParallelFlops)
-    pipelineOptions.numThreads = 1;
+  // Tiny kernels run sequential code (CompileOptions::minParallelFlops;
+  // a quarter of it for transposed convolutions in row parts).
+  if (kernel->convOp) {
+    double minFlops = options.minParallelFlops;
+    if (options.optimize &&
+        kernel->convOp->kind == SingleConvOp::Kind::Transpose) {
+      std::optional<conv::TransposeTaps> taps =
+          conv::parseTransposeTaps(options.transposePerTap);
+      if (taps &&
+          conv::transposeRowParts(
+              kernel->convOp->transpose,
+              conv::resolveNumThreads(options.numThreads),
+              options.zeroInsertionTranspose
+                  ? conv::TransposeLowering::ZeroInsertion
+                  : conv::TransposeLowering::Phase,
+              *taps) > 1)
+        minFlops /= 4;
+    }
+    if (kernel->convOp->flops() < minFlops)
+      pipelineOptions.numThreads = 1;
+  }
 #else
   pipelineOptions.numThreads = 1; // no OpenMP runtime to load
 #endif

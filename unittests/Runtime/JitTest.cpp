@@ -1,6 +1,7 @@
 //===- JitTest.cpp - JIT runtime against the reference --------------------===//
 
 #include "conv/Runtime/Jit.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 #include "conv/Reference/Reference.h"
 
 #include "gtest/gtest.h"
@@ -372,6 +373,94 @@ TEST(JitTest, TinyKernelsRunSequentially) {
   auto single = jit.compile(large, one);
   ASSERT_TRUE(bool(single));
   EXPECT_EQ((*single)->threads(), 1u);
+}
+
+// A single 1-D item of the columns lowering runs in row parts on several
+// threads (docs/Lowering.md §3.6): each part computes its GEMM rows and the
+// overlapping rows before them and adds them, round by round, into its own
+// outputs only. Every output gets its rows in the order one thread adds
+// them: the same bits for 1, 2 and 4 threads.
+TEST(JitTest, TransposeRowPartsGiveTheSameBitsForAnyThreadCount) {
+  Jit jit;
+  std::vector<TransposeSpec> specs = {
+      // masknet-like: k 7, s 2, 3 channels, output_padding 1 (G = 4).
+      transposeSpec(ElementType::F32, Last, {1, 32, 8}, {7, 3, 8}, {2}, {1},
+                    TransposePadding::Valid, Shape{1}),
+      // k = s: rows do not overlap (G = 1, no halo rows).
+      transposeSpec(ElementType::F32, Last, {1, 32, 8}, {4, 4, 8}, {4}, {1},
+                    TransposePadding::Valid),
+      // Stride 1: G = 5 rounds.
+      transposeSpec(ElementType::F32, Last, {1, 40, 8}, {5, 4, 8}, {1}, {1},
+                    TransposePadding::Valid),
+      // k 5, s 2 (G = 3), output_padding 1, parts of 2 x G rows on 4
+      // threads.
+      transposeSpec(ElementType::F32, Last, {1, 24, 12}, {5, 4, 12}, {2},
+                    {1}, TransposePadding::Valid, Shape{1}),
+  };
+  for (const TransposeSpec &spec : specs) {
+    auto g =
+        computeTransposeGeometry(spec.attrs, spec.inputShape, spec.kernelShape);
+    ASSERT_TRUE(g.ok()) << g.error();
+    std::vector<uint8_t> first;
+    for (unsigned threads : {1u, 2u, 4u}) {
+      // The lowering takes row parts for these shapes (the test would not
+      // test them otherwise).
+      EXPECT_EQ(mlir::conv::transposeRowParts(*g, threads),
+                threads == 1 ? 0 : int64_t(threads));
+      CompileOptions options;
+      options.numThreads = threads;
+      options.minParallelFlops = 0;
+      auto kernel = jit.compile(spec, options);
+      ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+      if (threads > 1 && (*kernel)->threads() == 1)
+        GTEST_SKIP() << "built without an OpenMP runtime";
+      expectMatchesReference(**kernel);
+      Buffer x = randomBuffer(ElementType::F32,
+                              (*kernel)->inputs()[0].numElements(), 11);
+      Buffer k = randomBuffer(ElementType::F32,
+                              (*kernel)->inputs()[1].numElements(), 12);
+      Buffer y(ElementType::F32, (*kernel)->outputs()[0].numElements());
+      llvm::Error error = (*kernel)->run({x.data(), k.data(), y.data()});
+      ASSERT_FALSE(error) << llvm::toString(std::move(error));
+      std::vector<uint8_t> bits(y.bytes.begin(), y.bytes.end());
+      if (threads == 1)
+        first = bits;
+      else
+        EXPECT_EQ(bits, first) << threads << " threads, input "
+                               << spec.inputShape[1] << " x "
+                               << spec.inputShape[2];
+    }
+  }
+}
+
+// Such kernels go parallel from a quarter of CompileOptions::minParallelFlops
+// (one fork per call, no rows shared between the threads); other tiny
+// kernels stay sequential.
+TEST(JitTest, TransposeRowPartsGoParallelFromAQuarterOfMinParallelFlops) {
+  Jit jit;
+  // masknet (the suite's mk1): 1.38 MFLOP.
+  TransposeSpec masknet =
+      transposeSpec(ElementType::F32, Last, {1, 512, 64}, {7, 3, 64}, {2},
+                    {1}, TransposePadding::Valid, Shape{1});
+  // The same FLOPs in 2 items of half the rows: the items' scf.forall.
+  TransposeSpec items = masknet;
+  items.inputShape = {2, 256, 64};
+  CompileOptions two;
+  two.numThreads = 2;
+  auto parts = jit.compile(masknet, two);
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  if ((*parts)->threads() == 1)
+    GTEST_SKIP() << "built without an OpenMP runtime";
+  double flops = (*parts)->singleConvOp()->flops();
+  EXPECT_LT(flops, two.minParallelFlops);
+  EXPECT_GE(flops, two.minParallelFlops / 4);
+  EXPECT_EQ((*parts)->threads(), 2u);
+  expectMatchesReference(**parts);
+  auto sequential = jit.compile(items, two);
+  ASSERT_TRUE(bool(sequential)) << llvm::toString(sequential.takeError());
+  EXPECT_EQ((*sequential)->singleConvOp()->flops(), flops);
+  EXPECT_EQ((*sequential)->threads(), 1u);
+  expectMatchesReference(**sequential);
 }
 
 // The LLVM module of a large kernel is optimized and compiled in parts on

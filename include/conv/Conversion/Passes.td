@@ -27,7 +27,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       column, then per-tap adds into the output. A kernel equal to its
       stride (no crop, channels last) with a large input and a small kernel
       becomes one depth-to-space contraction over the output viewed as
-      [N, I_0, s_0, ..., I_{n-1}, s_{n-1} * Cout].
+      [N, I_0, s_0, ..., I_{n-1}, s_{n-1} * Cout]. With
+      `transpose-threads` > 1, the columns lowering of a single 1-D batch
+      item whose input rows all land in the output whole runs in that many
+      row parts (one scf.forall), each adding only the GEMM rows it
+      computed into its own output positions, in the same order as one
+      thread.
     * With `dw-reduction-block-bytes`, a filter gradient whose input window
       and out_backprop exceed that size runs all its taps over one block of
       batch items (or of rows of the first spatial dimension) at a time, so
@@ -114,6 +119,14 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "the forall (tiny-Cin fused taps: the leading taps, parts of at "
            "least 16 channels); a single tap with more input than output "
            "channels splits its input channels instead (1: never)">,
+    Option<"transposeThreads", "transpose-threads", "int64_t",
+           /*default=*/"1",
+           "The threads a transposed convolution runs on: with more than 1, "
+           "the columns lowering of a single 1-D batch item splits its input "
+           "rows into that many parts (an scf.forall), each computing its "
+           "GEMM rows and the overlapping rows before them and adding into "
+           "its own output positions, in the same order as one thread "
+           "(1: no parts)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

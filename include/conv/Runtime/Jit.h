@@ -65,8 +65,11 @@ struct CompileOptions {
   /// A kernel that is a single conv op of fewer useful FLOPs per call than
   /// this runs sequential code whatever numThreads says: forking and
   /// joining the threads would cost more than splitting the work saves
-  /// (0: always numThreads). A filter gradient's result does not depend on
-  /// its thread count either way.
+  /// (0: always numThreads). A transposed convolution that runs in row
+  /// parts (conv::transposeRowParts: one fork per call, each thread adding
+  /// only the rows it computed) goes parallel from a quarter of this. A
+  /// filter gradient's result does not depend on its thread count either
+  /// way, nor does a transposed convolution's in row parts.
   double minParallelFlops = 4e6;
   /// Register tile overrides (0: the heuristic's choice).
   unsigned registerTileRows = 0;

@@ -47,7 +47,8 @@ struct ConvertConvToLinalgPass
                                       zeroInsertionTranspose
                                           ? TransposeLowering::ZeroInsertion
                                           : TransposeLowering::Phase,
-                                      *taps, transposeTapsOverhead);
+                                      *taps, transposeTapsOverhead,
+                                      transposeThreads);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,
                                           /*keepBF16=*/bf16Dot);

@@ -500,9 +500,9 @@ SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
-                    TransposeTaps taps, double tapsOverhead)
+                    TransposeTaps taps, double tapsOverhead, int64_t threads)
       : OpRewritePattern(ctx), lowering(lowering), taps(taps),
-        tapsOverhead(tapsOverhead) {}
+        tapsOverhead(tapsOverhead), threads(threads) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -815,16 +815,18 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // K X^T, vectors along the pixels): (Cin + columns) * pixels values
     // per item against Cin * columns once.
     bool swapped = g.batch * pixels * (cin + columns) < cin * columns;
-    Value kt;
-    if (!swapped) {
-      kt = transposeMatrix(b, loc, kMatrix);
-      // The GEMM runs over the item's pixels flattened (one register-tile
-      // row remainder per item, not one per input row): a 1-D 1x1
-      // correlation with the kernel as [1, ci, columns].
-      kt = tensor::ExpandShapeOp::create(
-          b, loc, RankedTensorType::get({1, cin, columns}, kElemType), kt,
+    // The GEMM runs over the item's pixels flattened (one register-tile
+    // row remainder per item, not one per input row): a 1-D 1x1
+    // correlation with the kernel as [1, ci, columns].
+    auto buildKt = [&](OpBuilder &kb, Location kl) -> Value {
+      return tensor::ExpandShapeOp::create(
+          kb, kl, RankedTensorType::get({1, cin, columns}, kElemType),
+          transposeMatrix(kb, kl, kMatrix),
           ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-    }
+    };
+    Value kt;
+    if (!swapped && rowParts(g, threads) <= 1)
+      kt = buildKt(b, loc);
 
     SmallVector<SmallVector<TapSegment>> segments = tapSegments(g);
     // Row adds (along the last spatial dimension, dilation 1): the input
@@ -1149,8 +1151,32 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       acc = forEachTapBox(nb, nl, rightSegments, acc, box);
       return forEachTapBox(nb, nl, rowSegments, acc, rowBox);
     };
-    if (g.batch == 1)
+    // Zeros written to `row` ([1, X]), as a generic tagged so that the
+    // tiling vectorizes it: with 3 channels innermost, a plain fill of the
+    // output would become scalar stores. (A generic, not a linalg.fill: the
+    // canonicalizer folds a fill through the reshapes and drops the role.)
+    auto zeroFillRow = [&](OpBuilder &fb, Location fl, Value row) -> Value {
+      Value zero = arith::ConstantOp::create(fb, fl, fb.getZeroAttr(accType));
+      MLIRContext *fillCtx = fb.getContext();
+      SmallVector<AffineMap> fillMaps{
+          AffineMap::get(2, 0, {}, fillCtx),
+          AffineMap::getMultiDimIdentityMap(2, fillCtx)};
+      auto fill = linalg::GenericOp::create(
+          fb, fl, TypeRange{row.getType()}, ValueRange{zero}, ValueRange{row},
+          fillMaps,
+          SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+          [](OpBuilder &eb, Location el, ValueRange args) {
+            linalg::YieldOp::create(eb, el, args[0]);
+          });
+      fill->setAttr(kRoleAttrName, fb.getStringAttr(kRoleRowFill));
+      return fill.getResult(0);
+    };
+    if (g.batch == 1) {
+      if (Value parts =
+              lowerByRowParts(b, loc, g, input, buildKt, zeroFillRow))
+        return parts;
       return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);
+    }
     // Batch items are independent (each writes its own output item): an
     // scf.forall, so that threads split the items (GEMM and adds alike).
     // Each item zero-fills its own output slice just before its adds (in
@@ -1165,35 +1191,267 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     Value iv = forall.getInductionVars()[0];
     Value shared = forall.getRegionIterArgs()[0];
     DimSlice item = extractDimSlice(b, loc, shared, 0, iv, 1);
-    // (The fill runs on the item viewed as one contiguous row, tagged so
-    // that the tiling vectorizes it: with 3 channels innermost, a plain
-    // fill would become scalar stores.)
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+    // (The fill runs on the item viewed as one contiguous row.)
     SmallVector<ReassociationIndices> itemRow{{0}, {}};
     for (int64_t i = 1; i < rank; ++i)
       itemRow[1].push_back(i);
     Value row = tensor::CollapseShapeOp::create(b, loc, item.value, itemRow);
-    // A generic, not a linalg.fill: the canonicalizer folds a fill through
-    // the reshapes (and drops the role).
-    MLIRContext *fillCtx = b.getContext();
-    SmallVector<AffineMap> fillMaps{
-        AffineMap::get(2, 0, {}, fillCtx),
-        AffineMap::getMultiDimIdentityMap(2, fillCtx)};
-    auto fill = linalg::GenericOp::create(
-        b, loc, TypeRange{row.getType()}, ValueRange{zero}, ValueRange{row},
-        fillMaps,
-        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-        [](OpBuilder &fb, Location fl, ValueRange args) {
-          linalg::YieldOp::create(fb, fl, args[0]);
-        });
-    fill->setAttr(kRoleAttrName, b.getStringAttr(kRoleRowFill));
     Value itemOut = tensor::ExpandShapeOp::create(
-        b, loc, item.value.getType(), fill.getResult(0), itemRow);
+        b, loc, item.value.getType(), zeroFillRow(b, loc, row), itemRow);
     Value result = perItem(b, loc, iv, b.getIndexAttr(0), itemOut);
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, loc, result, shared, item.offsets,
                                           item.sizes, item.strides);
     return forall.getResult(0);
+  }
+
+  /// The row parts of lowerByRowParts for `g` on `threads` threads (the
+  /// columns lowering already chosen), or 0: a single 1-D channels-last
+  /// batch item, no crop, dilation 1, every tap of every input row in the
+  /// output, kernel longer than 1, the GEMM not transposed (lowerByColumns'
+  /// `swapped`), T = threads dividing the R input rows into parts of P rows
+  /// with G = ceil(k/s) dividing P, P >= 2G, and R*s <= OW.
+  static int64_t rowParts(const convgen::TransposeGeometry &g,
+                          int64_t threads) {
+    if (threads <= 1 || g.batch != 1 || g.numSpatialDims != 1 ||
+        g.layout != Layout::ChannelsLast || g.dilations[0] != 1 ||
+        g.cropBefore[0] != 0)
+      return 0;
+    int64_t R = g.inputSpatial[0], s = g.strides[0], k = g.kernelSpatial[0];
+    int64_t cin = g.inChannels, L = k * g.outChannels, OW = g.outSpatial[0];
+    if (k <= 1 || R * (cin + L) < cin * L || R % threads != 0 || R * s > OW)
+      return 0;
+    for (int64_t m = 0; m < k; ++m) {
+      TapRange1D taps = computeTapRange(m, R, s, 1, 0, OW);
+      if (taps.lo != 0 || taps.count != R)
+        return 0;
+    }
+    int64_t G = llvm::divideCeil(k, s), P = R / threads;
+    if (P % G != 0 || P < 2 * G)
+      return 0;
+    return threads;
+  }
+
+  /// Row parts of the columns lowering (docs/Lowering.md §3.6): a single
+  /// 1-D batch item on `threads` > 1 threads, whose every input row j adds
+  /// its whole row Y[j] (k*Cout values) to the output from position j*s
+  /// (no crop, dilation 1, every tap in the output). Its R input rows are
+  /// split into T = threads parts of P rows (T divides R, G = ceil(k/s)
+  /// divides P and P >= 2G), one scf.forall iteration each. Part p owns
+  /// the output positions [pPs, (p+1)Ps): it computes the GEMM rows
+  /// [max(pP - h, 0), +P + h) (h = G - 1 rows before its own reach into
+  /// its positions; part 0 computes h rows after its own instead, unused),
+  /// zero-fills its positions and adds, round by round (rows j = r mod G,
+  /// which do not overlap), the rows that reach them, cut to them: the
+  /// halo row pP - G + r (r >= 1, parts p >= 1) from its position pPs on,
+  /// the rows pP + r + G*i whole, and the row (p+1)P - G + r (r >= 1) up
+  /// to position (p+1)Ps. Every output position thus receives its rows in
+  /// the order of their rounds, as with one thread (the serial rounds of
+  /// lowerByColumns): the result is the same for any thread count. The
+  /// last h rows' values past position Rs (and output_padding's zeros)
+  /// are added after the scf.forall from the last part's copy of those
+  /// rows (a second shared output, [T, h, k*Cout]).
+  ///
+  /// One fork and one join per call, and each thread adds the GEMM rows it
+  /// computed: the plain lowering split the GEMM's rows over the threads
+  /// and then added all rows on one thread (masknet, 512 x 64 -> 1030 x 3
+  /// k 7 s 2: slower with 2 threads than with 1, so it ran sequentially).
+  /// Returns null when the op does not qualify.
+  Value lowerByRowParts(
+      OpBuilder &b, Location loc, const convgen::TransposeGeometry &g,
+      Value input, llvm::function_ref<Value(OpBuilder &, Location)> buildKt,
+      llvm::function_ref<Value(OpBuilder &, Location, Value)> zeroFillRow)
+      const {
+    int64_t T = rowParts(g, threads);
+    if (T <= 1)
+      return {};
+    int64_t R = g.inputSpatial[0], s = g.strides[0], k = g.kernelSpatial[0];
+    int64_t cout = g.outChannels, L = k * cout, OW = g.outSpatial[0];
+    int64_t G = llvm::divideCeil(k, s), h = G - 1, P = R / T;
+    Type accType = getAccumulatorType(
+        cast<RankedTensorType>(input.getType()).getElementType());
+    MLIRContext *ctx = b.getContext();
+    int64_t rowsPerPart = P + h, tileValues = P * s * cout;
+
+    // Y[local, yLo : yLo + len] added to acc[0, oLo : oLo + len] (acc a
+    // [1, X] row of the output), a row add (kRoleRowAdd).
+    auto addRow = [&](OpBuilder &ab, Location al, Value y,
+                      OpFoldResult local, int64_t yLo, OpFoldResult oLo,
+                      int64_t len, Value acc) -> Value {
+      // A full-rank slice, then the unit row dimension dropped by a
+      // collapse (see lowerByColumns: llvm-project PR 178118).
+      Value yFull = tensor::ExtractSliceOp::create(
+          ab, al, RankedTensorType::get({1, 1, len}, accType), y,
+          ArrayRef<OpFoldResult>{ab.getIndexAttr(0), local,
+                                 ab.getIndexAttr(yLo)},
+          ArrayRef<OpFoldResult>{ab.getIndexAttr(1), ab.getIndexAttr(1),
+                                 ab.getIndexAttr(len)},
+          SmallVector<OpFoldResult>(3, ab.getIndexAttr(1)));
+      Value yRow = tensor::CollapseShapeOp::create(
+          ab, al, RankedTensorType::get({1, len}, accType), yFull,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+      SmallVector<OpFoldResult> offsets{ab.getIndexAttr(0), oLo},
+          sizes{ab.getIndexAttr(1), ab.getIndexAttr(len)},
+          strides(2, ab.getIndexAttr(1));
+      Value oRow = tensor::ExtractSliceOp::create(
+          ab, al, RankedTensorType::get({1, len}, accType), acc, offsets,
+          sizes, strides);
+      auto add = createAccumulate(ab, al, yRow, oRow);
+      add->setAttr(kRoleAttrName, ab.getStringAttr(kRoleRowAdd));
+      return tensor::InsertSliceOp::create(ab, al, add.getResult(0), acc,
+                                           offsets, sizes, strides);
+    };
+
+    // The output as one row [1, OW*Cout]; the last rows' copies [T, h, L].
+    Value merged =
+        tensor::EmptyOp::create(b, loc, {1, OW * cout}, accType);
+    SmallVector<Value> sharedInits{merged};
+    if (h > 0)
+      sharedInits.push_back(
+          tensor::EmptyOp::create(b, loc, {T, h, L}, accType));
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(T)}, sharedInits,
+        std::nullopt);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(forall.getBody());
+      Value p = forall.getInductionVars()[0];
+      AffineExpr d0 = b.getAffineDimExpr(0);
+      AffineExpr zeroE = getAffineConstantExpr(0, ctx);
+      // First GEMM row max(pP - h, 0), and pP minus it: min(pP, h).
+      Value base = affine::AffineMaxOp::create(
+          b, loc, AffineMap::get(1, 0, {d0 * P - h, zeroE}, ctx),
+          ValueRange{p});
+      Value shift = affine::AffineMinOp::create(
+          b, loc,
+          AffineMap::get(1, 0, {d0 * P, getAffineConstantExpr(h, ctx)}, ctx),
+          ValueRange{p});
+      // The part's GEMM row of input row pP + rel (+ `extra`).
+      auto local = [&](OpBuilder &lb, Location ll, int64_t rel,
+                       Value extra = {}) -> OpFoldResult {
+        AffineExpr e = lb.getAffineDimExpr(0) + rel;
+        SmallVector<Value> operands{shift};
+        if (extra) {
+          e = e + lb.getAffineDimExpr(1);
+          operands.push_back(extra);
+        }
+        return affine::makeComposedFoldedAffineApply(
+            lb, ll, AffineMap::get(operands.size(), 0, e, ctx),
+            getAsOpFoldResult(operands));
+      };
+      Value x = extractDimSlice(b, loc, input, 1, base, rowsPerPart).value;
+      // Each part transposes the kernel itself: the threads do it at the
+      // same time instead of one thread before the fork.
+      Value kt = buildKt(b, loc);
+      Value y = createZeros(b, loc, {1, rowsPerPart, L}, accType);
+      y = createTapCorrelation(b, loc, Layout::ChannelsLast, x, kt, y,
+                               ArrayRef<int64_t>{1});
+
+      Value sharedOut = forall.getRegionIterArgs()[0];
+      OpFoldResult tileOffset =
+          affine::makeComposedFoldedAffineApply(b, loc, d0 * tileValues, {p});
+      DimSlice tile =
+          extractDimSlice(b, loc, sharedOut, 1, tileOffset, tileValues);
+      Value acc = zeroFillRow(b, loc, tile.value);
+      Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+      Value notFirst = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ugt, p, c0);
+      for (int64_t r = 0; r < G; ++r) {
+        if (r >= 1) {
+          // The halo row pP - G + r, from position pPs on (parts p >= 1,
+          // whose GEMM row r - 1 it is).
+          int64_t cut = (G - r) * s * cout;
+          auto ifOp = scf::IfOp::create(
+              b, loc, notFirst,
+              [&](OpBuilder &tb, Location tl) {
+                Value sum = addRow(tb, tl, y, tb.getIndexAttr(r - 1), cut,
+                                   tb.getIndexAttr(0), L - cut, acc);
+                scf::YieldOp::create(tb, tl, sum);
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, acc);
+              });
+          acc = ifOp.getResult(0);
+        }
+        // The whole rows pP + r + G*i.
+        int64_t count = r == 0 ? P / G : P / G - 1;
+        Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+        Value ub = arith::ConstantIndexOp::create(b, loc, count);
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        auto loop = scf::ForOp::create(
+            b, loc, lb, ub, one, ValueRange{acc},
+            [&](OpBuilder &lb2, Location ll, Value i, ValueRange iters) {
+              Value rel = affine::AffineApplyOp::create(
+                  lb2, ll, AffineMap::get(1, 0, lb2.getAffineDimExpr(0) * G + r,
+                                          ctx),
+                  ValueRange{i});
+              OpFoldResult oLo = affine::makeComposedFoldedAffineApply(
+                  lb2, ll, lb2.getAffineDimExpr(0) * (s * cout), {rel});
+              OpFoldResult row = local(lb2, ll, 0, rel);
+              Value sum = addRow(lb2, ll, y, row, 0, oLo, L, iters[0]);
+              scf::YieldOp::create(lb2, ll, sum);
+            });
+        acc = loop.getResult(0);
+        if (r >= 1) {
+          // The row (p+1)P - G + r, up to position (p+1)Ps.
+          int64_t rel = P - G + r, len = (G - r) * s * cout;
+          acc = addRow(b, loc, y, local(b, loc, rel), 0,
+                       b.getIndexAttr(rel * s * cout), len, acc);
+        }
+      }
+      b.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(b, loc, acc, sharedOut,
+                                            tile.offsets, tile.sizes,
+                                            tile.strides);
+      if (h > 0) {
+        // The part's last h rows (pP + P - h...) for the adds past Rs.
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPoint(forall.getTerminator());
+        OpFoldResult first = local(b, loc, P - h);
+        Value last = tensor::ExtractSliceOp::create(
+            b, loc, RankedTensorType::get({1, h, L}, accType), y,
+            ArrayRef<OpFoldResult>{b.getIndexAttr(0), first,
+                                   b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(h),
+                                   b.getIndexAttr(L)},
+            SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+        b.setInsertionPointToEnd(forall.getTerminator().getBody());
+        tensor::ParallelInsertSliceOp::create(
+            b, loc, last, forall.getRegionIterArgs()[1],
+            ArrayRef<OpFoldResult>{p, b.getIndexAttr(0), b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(h),
+                                   b.getIndexAttr(L)},
+            SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+      }
+    }
+    Value result = forall.getResult(0);
+    int64_t tailStart = R * s * cout, tailValues = OW * cout - tailStart;
+    if (tailValues > 0) {
+      // Positions [Rs, OW): zeros, then the last h rows' values past Rs,
+      // row R - G + u in round u (the only rows that reach them).
+      DimSlice region = extractDimSlice(b, loc, result, 1,
+                                        b.getIndexAttr(tailStart), tailValues);
+      Value acc = zeroFillRow(b, loc, region.value);
+      for (int64_t u = 1; u <= h; ++u) {
+        int64_t cut = (G - u) * s * cout;
+        Value lastRow = tensor::ExtractSliceOp::create(
+            b, loc, RankedTensorType::get({1, h, L}, accType),
+            forall.getResult(1),
+            ArrayRef<OpFoldResult>{b.getIndexAttr(T - 1), b.getIndexAttr(0),
+                                   b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(h),
+                                   b.getIndexAttr(L)},
+            SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+        acc = addRow(b, loc, lastRow, b.getIndexAttr(u - 1), cut,
+                     b.getIndexAttr(0), L - cut, acc);
+      }
+      result = tensor::InsertSliceOp::create(b, loc, acc, result,
+                                             region.offsets, region.sizes,
+                                             region.strides);
+    }
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({1, OW, cout}, accType), result,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   }
 
   /// Whether the phase and tap lowerings relay their kernel taps out with
@@ -1619,6 +1877,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeLowering lowering;
   TransposeTaps taps;
   double tapsOverhead;
+  /// The kernel's threads (option transpose-threads): row parts of the
+  /// columns lowering (lowerByColumns).
+  int64_t threads;
 };
 
 } // namespace
@@ -1636,10 +1897,23 @@ mlir::conv::parseTransposeTaps(llvm::StringRef value) {
   return std::nullopt;
 }
 
+int64_t mlir::conv::transposeRowParts(const convgen::TransposeGeometry &g,
+                                      int64_t threads,
+                                      TransposeLowering lowering,
+                                      TransposeTaps taps) {
+  if (lowering == TransposeLowering::ZeroInsertion ||
+      g.layout != Layout::ChannelsLast ||
+      !(taps == TransposeTaps::Columns ||
+        (taps == TransposeTaps::Auto && TransposeToLinalg::preferColumns(g))))
+    return 0;
+  return TransposeToLinalg::rowParts(g, threads);
+}
+
 void mlir::conv::populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                                    TransposeLowering lowering,
                                                    TransposeTaps taps,
-                                                   double tapsOverhead) {
+                                                   double tapsOverhead,
+                                                   int64_t threads) {
   patterns.add<TransposeToLinalg>(patterns.getContext(), lowering, taps,
-                                  tapsOverhead);
+                                  tapsOverhead, threads);
 }

@@ -3,6 +3,8 @@
 #ifndef CONV_CONVERSION_CONVTOLINALG_CONVTOLINALG_H
 #define CONV_CONVERSION_CONVTOLINALG_CONVTOLINALG_H
 
+#include "conv/Geometry/Geometry.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -160,10 +162,23 @@ std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 /// conv.transpose -> linalg.
 /// `tapsOverhead`: with TransposeTaps::Auto, the ratio of the phases'
 /// products to the useful ones above which the op is lowered tap by tap.
+/// `threads`: the threads the kernel runs on; with more than 1, the columns
+/// lowering of a single 1-D batch item runs in that many row parts
+/// (docs/Lowering.md §3.6).
 void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
                                        TransposeLowering lowering,
                                        TransposeTaps taps = TransposeTaps::Auto,
-                                       double tapsOverhead = 1.10);
+                                       double tapsOverhead = 1.10,
+                                       int64_t threads = 1);
+
+/// The number of row parts (one scf.forall iteration, on one thread, each)
+/// the conv.transpose lowering runs `g` in on `threads` threads, or 0: the
+/// columns lowering of a single 1-D batch item whose every input row lands
+/// in the output whole (docs/Lowering.md §3.6). Such a kernel forks its
+/// threads once per call and each thread adds only the rows it computed.
+int64_t transposeRowParts(const convgen::TransposeGeometry &g, int64_t threads,
+                          TransposeLowering lowering = TransposeLowering::Phase,
+                          TransposeTaps taps = TransposeTaps::Auto);
 
 /// f16 / bf16 conv ops become the same op on f32 operands between
 /// elementwise conversions (Widen.cpp), taking precedence over the

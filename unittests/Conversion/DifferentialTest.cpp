@@ -13,6 +13,7 @@
 
 #include "conv/Reference/Reference.h"
 #include "conv/Runtime/Jit.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 
 #include "gtest/gtest.h"
 
@@ -769,6 +770,61 @@ TEST(Differential, TransposePhaseTapClipping) {
   checkTransposeVariants(
       cases, {one, two, blocks},
       {"phases, 1 thread", "phases, 2 threads", "phases, 64 KiB L2"});
+}
+
+/// Row parts of the columns lowering (docs/Lowering.md §3.6): random
+/// single 1-D channels-last items with 1-4 output channels, kernels of 2-9
+/// taps, strides 1-4, valid padding with random output_padding, every
+/// element type, whose rows split into parts on 2 and on 4 threads. Each
+/// is compared with the reference with 1, 2 and 4 threads, bit-identical
+/// across the thread counts.
+TEST(Differential, TransposeColumnsRowParts) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 11);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 12;
+  std::vector<TransposeCase> cases;
+  while (cases.size() < count) {
+    TransposeSpec s;
+    s.elementType = randomType(rng);
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding = TransposePadding::Valid;
+    int64_t k = uniform(rng, 2, 9), st = uniform(rng, 1, 4);
+    int64_t cout = uniform(rng, 1, 4), cin = uniform(rng, 4, 40);
+    int64_t G = (k + st - 1) / st;
+    // 4 parts of at least 2G rows, a multiple of G each.
+    int64_t rows = 4 * G * uniform(rng, 2, 5);
+    s.kernelShape = {k, cout, cin};
+    s.attrs.strides = {st};
+    s.attrs.dilations = {1};
+    if (rng() % 2)
+      s.attrs.outputPadding = Shape{uniform(rng, 0, st - 1)};
+    s.inputShape = {1, rows, cin};
+    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
+    if (!g || mlir::conv::transposeRowParts(*g, 2) != 2 ||
+        mlir::conv::transposeRowParts(*g, 4) != 4)
+      continue;
+    cases.push_back(makeTransposeCase(std::move(s), rng));
+  }
+  const unsigned threads[] = {1, 2, 4};
+  Jit jit;
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const TransposeCase &c = cases[job / 3];
+    CompileOptions options;
+    options.numThreads = threads[job % 3];
+    options.minParallelFlops = 0; // small shapes: still threaded
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        std::to_string(threads[job % 3]) +
+                        " threads): " + describe(c.spec);
+    return checkTranspose(jit, c.spec, c.x, c.k, options, where,
+                          &results[job]);
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned t = 1; t < 3; ++t)
+      EXPECT_EQ(results[3 * i], results[3 * i + t])
+          << "config #" << i << " differs between 1 and " << threads[t]
+          << " threads: " << describe(cases[i].spec);
 }
 
 /// bf16 transposed convolutions whose register tiles reduce input-channel

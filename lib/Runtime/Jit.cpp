@@ -777,9 +777,13 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
         kernel->convOp->kind == SingleConvOp::Kind::Transpose) {
       std::optional<conv::TransposeTaps> taps =
           conv::parseTransposeTaps(options.transposePerTap);
+      // The optimized pipeline runs channels-first ops channels last
+      // (conv-cpu-channels-last) before lowering them.
+      TransposeGeometry g = kernel->convOp->transpose;
+      g.layout = DataLayout::ChannelsLast;
       if (taps &&
           conv::transposeRowParts(
-              kernel->convOp->transpose,
+              g,
               conv::resolveNumThreads(options.numThreads),
               options.zeroInsertionTranspose
                   ? conv::TransposeLowering::ZeroInsertion

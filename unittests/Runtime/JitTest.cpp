@@ -461,6 +461,15 @@ TEST(JitTest, TransposeRowPartsGoParallelFromAQuarterOfMinParallelFlops) {
   EXPECT_EQ((*sequential)->singleConvOp()->flops(), flops);
   EXPECT_EQ((*sequential)->threads(), 1u);
   expectMatchesReference(**sequential);
+  // Channels first: the optimized pipeline lowers it channels last, in row
+  // parts too.
+  TransposeSpec first =
+      transposeSpec(ElementType::F32, First, {1, 64, 512}, {7, 3, 64}, {2},
+                    {1}, TransposePadding::Valid, Shape{1});
+  auto firstParts = jit.compile(first, two);
+  ASSERT_TRUE(bool(firstParts)) << llvm::toString(firstParts.takeError());
+  EXPECT_EQ((*firstParts)->threads(), 2u);
+  expectMatchesReference(**firstParts);
 }
 
 // The LLVM module of a large kernel is optimized and compiled in parts on

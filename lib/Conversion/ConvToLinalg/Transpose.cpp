@@ -732,6 +732,24 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// Few output channels: a phase or tap contraction would have only Cout
   /// (<= 4) vector columns. Its columns are all (tap, co) pairs instead
   /// when they make at least two vectors' worth.
+  /// Only the contracted dimension (ci) is contiguous in both X [j, ci]
+  /// and K [(m..., co), ci], so the columns lowering transposes one operand
+  /// for the GEMM's vectors. By default that is K, once for all batch items
+  /// (KT[ci, (m..., co)], vectors along the columns). When the items'
+  /// pixels are fewer than the columns (the ISTFT: 224 frames, 1024
+  /// columns), it is cheaper to transpose each item's X and its product
+  /// back (Y^T = K X^T, vectors along the pixels): (Cin + columns) * pixels
+  /// values per item against Cin * columns once. Whether it does the latter.
+  static bool columnsTransposeX(const convgen::TransposeGeometry &g) {
+    int64_t pixels = 1, columns = g.outChannels;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      pixels *= g.inputSpatial[d];
+      columns *= g.kernelSpatial[d];
+    }
+    return g.batch * pixels * (g.inChannels + columns) <
+           g.inChannels * columns;
+  }
+
   static bool preferColumns(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMaxCout = 4, kMinColumns = 16, kMinCin = 4;
     int64_t taps = 1;
@@ -806,15 +824,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t i = 0; i <= n; ++i)
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
-    // Only the contracted dimension (ci) is contiguous in both X [j, ci]
-    // and K [(m..., co), ci], so one operand is transposed for the GEMM's
-    // vectors. By default that is K, once for all batch items (KT[ci,
-    // (m..., co)], vectors along the columns). When the items' pixels are
-    // fewer than the columns (the ISTFT: 224 frames, 1024 columns), it is
-    // cheaper to transpose each item's X and its product back (Y^T =
-    // K X^T, vectors along the pixels): (Cin + columns) * pixels values
-    // per item against Cin * columns once.
-    bool swapped = g.batch * pixels * (cin + columns) < cin * columns;
+    bool swapped = columnsTransposeX(g);
     // The GEMM runs over the item's pixels flattened (one register-tile
     // row remainder per item, not one per input row): a 1-D 1x1
     // correlation with the kernel as [1, ci, columns].
@@ -1208,8 +1218,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// The row parts of lowerByRowParts for `g` on `threads` threads (the
   /// columns lowering already chosen), or 0: a single 1-D channels-last
   /// batch item, no crop, dilation 1, every tap of every input row in the
-  /// output, kernel longer than 1, the GEMM not transposed (lowerByColumns'
-  /// `swapped`), T = threads dividing the R input rows into parts of P rows
+  /// output, kernel longer than 1, K transposed rather than X
+  /// (!columnsTransposeX), T = threads dividing the R input rows into parts of P rows
   /// with G = ceil(k/s) dividing P, P >= 2G, and R*s <= OW.
   static int64_t rowParts(const convgen::TransposeGeometry &g,
                           int64_t threads) {
@@ -1218,8 +1228,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         g.cropBefore[0] != 0)
       return 0;
     int64_t R = g.inputSpatial[0], s = g.strides[0], k = g.kernelSpatial[0];
-    int64_t cin = g.inChannels, L = k * g.outChannels, OW = g.outSpatial[0];
-    if (k <= 1 || R * (cin + L) < cin * L || R % threads != 0 || R * s > OW)
+    int64_t OW = g.outSpatial[0];
+    if (k <= 1 || columnsTransposeX(g) || R % threads != 0 || R * s > OW)
       return 0;
     for (int64_t m = 0; m < k; ++m) {
       TapRange1D taps = computeTapRange(m, R, s, 1, 0, OW);
@@ -1432,9 +1442,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       DimSlice region = extractDimSlice(b, loc, result, 1,
                                         b.getIndexAttr(tailStart), tailValues);
       Value acc = zeroFillRow(b, loc, region.value);
-      for (int64_t u = 1; u <= h; ++u) {
-        int64_t cut = (G - u) * s * cout;
-        Value lastRow = tensor::ExtractSliceOp::create(
+      Value lastRows;
+      if (h > 0) // (else no second shared output: no rows reach past Rs)
+        lastRows = tensor::ExtractSliceOp::create(
             b, loc, RankedTensorType::get({1, h, L}, accType),
             forall.getResult(1),
             ArrayRef<OpFoldResult>{b.getIndexAttr(T - 1), b.getIndexAttr(0),
@@ -1442,7 +1452,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(h),
                                    b.getIndexAttr(L)},
             SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
-        acc = addRow(b, loc, lastRow, b.getIndexAttr(u - 1), cut,
+      for (int64_t u = 1; u <= h; ++u) {
+        int64_t cut = (G - u) * s * cout;
+        acc = addRow(b, loc, lastRows, b.getIndexAttr(u - 1), cut,
                      b.getIndexAttr(0), L - cut, acc);
       }
       result = tensor::InsertSliceOp::create(b, loc, acc, result,

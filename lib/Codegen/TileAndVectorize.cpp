@@ -117,6 +117,10 @@ constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
 /// Marks tiles whose register tiles' innermost reduction loop gets
 /// conv.prefetch_rows (see tileOne).
 constexpr llvm::StringLiteral kPrefetchRowsOpAttr = "conv.prefetch_rows_op";
+/// Marks conv.dw_stream tiles whose register tiles' innermost reduction
+/// loop gets conv.prefetch_rhs (see tileOne).
+constexpr llvm::StringLiteral kPrefetchStreamOpAttr =
+    "conv.prefetch_stream_op";
 
 /// Work (FLOPs) per element copied for which a filter gradient copies an
 /// operand to a conflict-free row pitch (see repitchInput): the copy costs
@@ -510,7 +514,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
   SmallVector<int64_t> interchange, innerInterchange, unrollDims;
-  bool hoistEarly = false, fuseFill = false, prefetchRows = false;
+  bool hoistEarly = false, fuseFill = false, prefetchRows = false,
+       prefetchStream = false;
   int64_t colsDim = -1;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
@@ -705,6 +710,24 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     prefetchRows = !pairs && !grouped && !op->hasAttr(kDwStreamAttrName) &&
                    ciBlock == ranges[ci] && coBlock == ranges[co] &&
                    (singleContraction || n == 1);
+    // Without AVX-512 (8-lane AVX2 tiles of 6 rows x 2 vectors: 12 FMAs per
+    // position, half a Zen 4 wide tile's work per prefetch) the 2-D 1x1
+    // layers run faster with the hardware prefetchers alone. conv-run
+    // --compare=prefetch=0, 10 call pairs, 1 / 2 threads, Zen 3: ResNet's
+    // 1x1 64 -> 64 +25 / +15 %, 64 -> 256 +27 / +24 %, 256 -> 64 +40 /
+    // +41 %. The 1-D layers keep it (WaveNet's k2 layers +4 / -7 % and
+    // +17 / 0 % without).
+    bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
+    if (!avx512 && n != 1)
+      prefetchRows = false;
+    // A contraction that streams out_backprop once (conv.dw_stream) gets
+    // the prefetch of its next rows (conv.prefetch_rhs), except, without
+    // AVX-512, when more than 2 register tiles of columns re-read each row:
+    // Zen 3, prefetch=0, 1 / 2 threads: 108x108x3 -> 64 stride 2 +26 /
+    // +24 %, VGG's 224x224x3 -> 64 +18 / +9 %; 48x480x1 -> 16 (one column
+    // tile) needs it (-27 / -23 %), 161x700x1 -> 32 (two) within +-4 %.
+    prefetchStream = op->hasAttr(kDwStreamAttrName) &&
+                     (avx512 || ranges[co] <= 2 * t.cols);
     bool singleL2Blocks =
         singleContraction && ciBlock == ranges[ci] && coBlock == ranges[co] &&
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
@@ -1182,6 +1205,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                          rewriter.getUnitAttr());
   if (prefetchRows)
     outerTiled->tiledOps.back()->setAttr(kPrefetchRowsOpAttr,
+                                         rewriter.getUnitAttr());
+  if (prefetchStream)
+    outerTiled->tiledOps.back()->setAttr(kPrefetchStreamOpAttr,
                                          rewriter.getUnitAttr());
   if (!innerInterchange.empty())
     outerTiled->tiledOps.back()->setAttr(
@@ -1904,8 +1930,9 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     op = fuseInputPack(rewriter, op);
   bool hoistEarly = op->hasAttr(kHoistEarlyAttr);
   op->removeAttr(kHoistEarlyAttr);
-  bool stream =
-      role && role.getValue() == kRoleDwTap && op->hasAttr(kDwStreamAttrName);
+  bool stream = role && role.getValue() == kRoleDwTap &&
+                op->hasAttr(kPrefetchStreamOpAttr);
+  op->removeAttr(kPrefetchStreamOpAttr);
   bool prefetchRows = op->hasAttr(kPrefetchRowsOpAttr);
   op->removeAttr(kPrefetchRowsOpAttr);
   SmallVector<int64_t> innerInterchange;

@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu --split-input-file | FileCheck %s --check-prefix=LLVM
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
 
@@ -7,8 +8,9 @@
 // out_backprop position once. Its register tiles (9 rows x 2 vectors) run
 // over a block of 2 image rows in chunks of 4 positions; the chunk loop
 // around their vector.contract is marked conv.prefetch_rhs, and the
-// lowered code prefetches the out_backprop rows of the next 32 positions
-// (the LLVM lines use the host's tiles).
+// lowered code prefetches the out_backprop rows of the next 32 positions.
+// Without AVX-512 (AVX2 lines) the 64 columns are 4 register tiles of 2
+// 8-lane vectors, each re-reading the rows: no mark.
 // CHECK-LABEL: func.func @stream
 // CHECK:         scf.for %{{.*}} = %c0 to %c27 step %c9
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c32
@@ -16,10 +18,11 @@
 // CHECK:               scf.for %{{.*}} = %c0 to %c32 step %c4
 // CHECK:                 vector.contract {{.*}} : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
 // CHECK:               } {conv.prefetch_rhs}
-// LLVM-LABEL: llvm.func @stream
-// LLVM:        llvm.intr.prefetch
-// LLVM:        llvm.return
-// OFF-LABEL: llvm.func @stream
+// AVX2-LABEL: func.func @stream(
+// AVX2:         vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
+// AVX2-NOT:     conv.prefetch_rhs
+// AVX2:         return
+// OFF-LABEL: llvm.func @stream(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
 func.func @stream(%x: tensor<2x18x34x3xf32>, %dy: tensor<2x16x32x64xf32>) -> tensor<3x3x3x64xf32> {
@@ -65,10 +68,13 @@ func.func @leading_taps(%x: tensor<2x22x38x3xf32>, %dy: tensor<2x16x32x64xf32>) 
 // CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x64xf32> into vector<4x64xf32>
 // CHECK:           } {conv.prefetch_rows}
 // CHECK-NOT:     conv.prefetch_rhs
-// LLVM-LABEL: llvm.func @pointwise
-// LLVM:        llvm.intr.prefetch
-// LLVM:        llvm.return
-// OFF-LABEL: llvm.func @pointwise
+// Without AVX-512 the hardware prefetchers alone were faster on such
+// 2-D layers: no mark.
+// AVX2-LABEL: func.func @pointwise(
+// AVX2:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// AVX2-NOT:     conv.prefetch_rows
+// AVX2:         return
+// OFF-LABEL: llvm.func @pointwise(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
 func.func @pointwise(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x64x64xf32> {
@@ -94,15 +100,43 @@ func.func @pointwise_blocked(%x: tensor<2x7x7x1024xf32>, %dy: tensor<2x7x7x256xf
 // -----
 
 // A 1-D filter of 2 taps (WaveNet-like): marked as well, inside the taps'
-// scf.forall, over the 64-position sub-blocks of a tap.
+// scf.forall, over the 64-position sub-blocks of a tap, with AVX-512 or
+// without, and the lowered code prefetches on any host.
 // CHECK-LABEL: func.func @one_d
 // CHECK:         scf.forall (%{{.*}}) in (2)
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
 // CHECK:             vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
 // CHECK:           } {conv.prefetch_rows}
+// AVX2-LABEL: func.func @one_d
+// AVX2:             vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// AVX2:           } {conv.prefetch_rows}
+// LLVM-LABEL: llvm.func @one_d
+// LLVM:        llvm.intr.prefetch
+// LLVM:        llvm.return
 func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tensor<2x32x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x4097x32xf32>, tensor<1x4096x32xf32> -> tensor<2x32x32xf32>
   return %dw : tensor<2x32x32xf32>
+}
+
+// -----
+
+// One input channel and 16 output channels (one or two register tiles of
+// columns): the streaming contraction is marked with AVX-512 or without,
+// and the lowered code prefetches on any host.
+// CHECK-LABEL: func.func @stream_narrow
+// CHECK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x16xf32> into vector<9x16xf32>
+// CHECK:         } {conv.prefetch_rhs}
+// AVX2-LABEL: func.func @stream_narrow
+// AVX2:           vector.contract {{.*}} : vector<6x4xf32>, vector<4x16xf32> into vector<6x16xf32>
+// AVX2:         } {conv.prefetch_rhs}
+// AVX2:           vector.contract {{.*}} : vector<3x4xf32>, vector<4x16xf32> into vector<3x16xf32>
+// AVX2:         } {conv.prefetch_rhs}
+// LLVM-LABEL: llvm.func @stream_narrow
+// LLVM:        llvm.intr.prefetch
+// LLVM:        llvm.return
+func.func @stream_narrow(%x: tensor<2x18x34x1xf32>, %dy: tensor<2x16x32x16xf32>) -> tensor<3x3x1x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x18x34x1xf32>, tensor<2x16x32x16xf32> -> tensor<3x3x1x16xf32>
+  return %dw : tensor<3x3x1x16xf32>
 }
 
 // -----

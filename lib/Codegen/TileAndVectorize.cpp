@@ -594,13 +594,17 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // over ci; each input value is broadcast over its group's lanes by a
     // lane shuffle (conv-cpu-lower-vectors, GroupedContractionToShuffles).
     // Per group the tile would be ci x co accumulators a few lanes wide.
-    // (8 output channels per group keep the per-group tiles: half a vector,
-    // with broadcasts from memory, measured faster than a shuffle per FMA.
+    // (8 output channels per group keep the per-group tiles on AVX-512:
+    // half a vector, with broadcasts from memory, measured faster than a
+    // shuffle per FMA. With 8-lane AVX2 vectors, 2 groups of 4 a vector
+    // already win: ResNeXt's 4 x 4 groups (conv-run --compare, 8 call
+    // pairs, Zen 3) +54 / +52 % with 1 / 2 threads, 45 -> 70 GFLOP/s.
     // Single-channel groups would need unit dimensions the vector lowering
     // folds away first.)
     int64_t laneGroups = 0;
     if (grouped && channelsLast && accType.isF32() && ranges[co] >= 2 &&
-        ranges[ci] >= 2 && 4 * ranges[co] <= lanes(accType) &&
+        ranges[ci] >= 2 &&
+        (lanes(accType) >= 16 ? 4 : 2) * ranges[co] <= lanes(accType) &&
         lanes(accType) % ranges[co] == 0 &&
         ranges[0] * ranges[co] % lanes(accType) == 0 &&
         ranges[ci] <= kMaxRegisterTileRows) {

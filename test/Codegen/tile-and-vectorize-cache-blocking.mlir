@@ -114,20 +114,22 @@ func.func @dw_peeled_row_block(%x: tensor<1x2x88x16xf32>, %dy: tensor<1x2x88x16x
 
 // -----
 
-// Grouped dW (16 groups of 4 input and 4 output channels): the group loop is
-// the innermost block loop, inside the batch and row loops, so all groups
-// share the cache lines of one block of rows (16 x (4 + 4) x 4 B = 512 B per
-// position: blocks of 8 positions).
+// Grouped dW (8 groups of 4 input and 8 output channels: per-group tiles,
+// one 8-lane vector wide): the group loop is the innermost block loop,
+// inside the batch and row loops, so all groups share the cache lines of
+// one block of rows (8 x (4 + 8) x 4 B = 384 B per position: blocks of 8
+// positions). (With 4 output channels a group, 2 groups share a vector:
+// tile-and-vectorize-groups.mlir.)
 // CHECK-LABEL: func.func @dw_grouped_groups_inside
 // CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c56 step %c8
-// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c1
-// CHECK:                 vector.contract {{.*}} : vector<8x4xf32>, vector<8x4xf32> into vector<4x4xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:                 vector.contract {{.*}} : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
-func.func @dw_grouped_groups_inside(%x: tensor<2x2x56x64xf32>, %dy: tensor<2x2x56x64xf32>) -> tensor<1x1x4x64xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x2x56x64xf32>, tensor<2x2x56x64xf32> -> tensor<1x1x4x64xf32>
+func.func @dw_grouped_groups_inside(%x: tensor<2x2x56x32xf32>, %dy: tensor<2x2x56x64xf32>) -> tensor<1x1x4x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x2x56x32xf32>, tensor<2x2x56x64xf32> -> tensor<1x1x4x64xf32>
   return %dw : tensor<1x1x4x64xf32>
 }
 

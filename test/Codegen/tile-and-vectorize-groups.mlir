@@ -1,4 +1,5 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // Grouped filter gradients with few channels per group: the register tile's
 // columns run over (group, output channel) of several groups, its rows over
@@ -16,6 +17,14 @@
 // CHECK:           vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} {{.*}} : vector<8x16x4xf32>, vector<8x16x4xf32> into vector<4x16x4xf32>
 // CHECK-NOT:     vector.contract
 // CHECK:         return
+// With 8-lane AVX2 vectors, 2 groups a vector: 4 rows x 2 vectors (8 of
+// the 16 registers hold accumulators), a block loop over 4 groups at a
+// time.
+// AVX2-LABEL: func.func @groups_4x4
+// AVX2:         scf.for {{.*}} step %c4
+// AVX2:           vector.contract {{.*}} : vector<8x4x4xf32>, vector<8x4x4xf32> into vector<4x4x4xf32>
+// AVX2-NOT:       into vector<4x4xf32>
+// AVX2:         return
 func.func @groups_4x4(%x: tensor<2x10x58x64xf32>, %dy: tensor<2x8x56x64xf32>) -> tensor<3x3x4x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]
@@ -45,6 +54,9 @@ func.func @groups_8x4(%x: tensor<2x10x58x128xf32>, %dy: tensor<2x8x56x64xf32>) -
 // CHECK-LABEL: func.func @groups_4x8
 // CHECK:         vector.contract {{.*}} into vector<4x8xf32>
 // CHECK:         return
+// AVX2-LABEL: func.func @groups_4x8
+// AVX2:         vector.contract {{.*}} into vector<4x8xf32>
+// AVX2:         return
 func.func @groups_4x8(%x: tensor<2x10x58x64xf32>, %dy: tensor<2x8x56x128xf32>) -> tensor<3x3x4x128xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]

@@ -1013,7 +1013,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // dilated variant and 5x5 s2 (3 taps along the rows) within +-3 %.
     // (Each row then reads another image: no input reuse between a tile's
     // rows.)
-    if (rowDim == n && !registerTileRows && numTaps == n) {
+    // Only for wide tiles (4 vectors a row, AVX-512): with AVX2's 2-vector
+    // tiles (at most 6 rows) rows along the last dimension were faster
+    // (Zen 3, the same paired runs, 8-10 pairs, 1 / 2 threads): Keras 3x3
+    // s2 same +6 / +5 %, valid with output_padding 1 +9 / +5 %, 5x5 s2
+    // +9 / +15 %, dilated 3x3 +5 / +20 %; DCGAN's 4x4 layers within +-2 %.
+    if (rowDim == n && !registerTileRows && numTaps == n && wide) {
       if (auto window =
               op->getAttrOfType<DenseI64ArrayAttr>(kPhaseWindowAttrName)) {
         int64_t batchRows =

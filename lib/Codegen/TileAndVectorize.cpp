@@ -985,12 +985,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numTaps; ++d)
       phaseTaps *= ranges[n + 2 + d];
     bool wide = !pairs && widenRegisterTile(t, accType, ranges[co]);
-    if (wide) {
-      if (!reductionChunk && phaseTaps == 1)
-        t.reductionChunk = ranges[ci] % 4 == 0   ? 4
-                           : ranges[ci] % 2 == 0 ? 2
-                                                 : 1;
-    }
+    // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) every
+    // phase reduces 4 input channels a step, whatever its taps: LLVM's
+    // compile time stayed within the host's noise there (3x3 and 5x5
+    // stride-2 layers 230-330 ms either way), and conv-run
+    // --compare=reduction-chunk=4 (8 call pairs, 1 thread, Zen 3, two
+    // runs) measured +5-24 % on 15 of the 19 transposed layers (DCGAN 4x4
+    // s2 +12-16 %, Keras 3x3 s2 +7-24 %, 3-D U-Net +1-29 %, 3x3x3 valid
+    // +2-27 %), the others within +-1 %.
+    bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
+    if (!pairs && !reductionChunk && (wide ? phaseTaps == 1 : !avx512))
+      t.reductionChunk = ranges[ci] % 4 == 0   ? 4
+                         : ranges[ci] % 2 == 0 ? 2
+                                               : 1;
     // The register tile's rows run along the last output dimension, or
     // along the batch when the output rows are shorter than a tile (e.g.
     // 1x1 inputs of a GAN generator's first layer).

@@ -1,10 +1,11 @@
-// RUN: conv-opt %s --convert-conv-to-linalg="transpose-per-tap=never" --canonicalize --cse --conv-cpu-tile-and-vectorize="num-threads=1 register-tile-vectors=1" --canonicalize --cse | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg="transpose-per-tap=never" --canonicalize --cse --conv-cpu-tile-and-vectorize="num-threads=1 register-tile-vectors=1 reduction-chunk=1" --canonicalize --cse | FileCheck %s
 
 // The tap loops of a transposed convolution's phase tiles carry
 // conv.llvm_unroll (LLVM's unroller may unroll them:
 // conv-cpu-annotate-loop-unrolling disables it for the other loops); the
 // row-tile and input-channel loops do not. 3x3 stride 2: phases of 2x2,
-// 2x1, 1x2 and 1x1 taps (the unit tap loops fold away).
+// 2x1, 1x2 and 1x1 taps (the unit tap loops fold away). One input channel
+// a step on any host (reduction-chunk=1; without AVX-512 the default is 4).
 
 // CHECK-LABEL: func.func @phase
 // 2x2 taps: kh and kw loops (marked) around the input channels (not).

@@ -985,14 +985,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numTaps; ++d)
       phaseTaps *= ranges[n + 2 + d];
     bool wide = !pairs && widenRegisterTile(t, accType, ranges[co]);
-    // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) every
-    // phase reduces 4 input channels a step, whatever its taps: LLVM's
-    // compile time stayed within the host's noise there (3x3 and 5x5
-    // stride-2 layers 230-330 ms either way), and conv-run
-    // --compare=reduction-chunk=4 (8 call pairs, 1 thread, Zen 3, two
-    // runs) measured +5-24 % on 15 of the 19 transposed layers (DCGAN 4x4
-    // s2 +12-16 %, Keras 3x3 s2 +7-24 %, 3-D U-Net +1-29 %, 3x3x3 valid
-    // +2-27 %), the others within +-1 %.
+    // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) phases of
+    // several taps reduce 4 input channels a step too, within the limits
+    // below: conv-run --compare=reduction-chunk=4 (8 call pairs, 1 thread,
+    // Zen 3, two runs; every phase at 4) measured +5-24 % on 15 of the 19
+    // transposed layers (DCGAN 4x4 s2 +12-16 %, Keras 3x3 s2 +7-24 %, 3-D
+    // U-Net +1-29 %, 3x3x3 valid +2-27 %), the others within +-1 %.
     bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
     if (!pairs && !reductionChunk && (wide ? phaseTaps == 1 : !avx512))
       t.reductionChunk = ranges[ci] % 4 == 0   ? 4
@@ -1071,6 +1069,20 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       inner[n + 2 + d] = 1; // every tap
       unrollDims.push_back(n + 2 + d);
     }
+    // Without AVX-512 the 4-channel steps stay within the compile budget
+    // only for tiles whose rows run along the last dimension, and, in a
+    // phase of several taps, for rows of no remainder tile (which doubles
+    // the tap loops' code again) in functions of at most 8 phase
+    // contractions. First-call compiles of 5 fresh processes, Zen 3, with
+    // every phase at 4 channels against the earlier code (1 channel):
+    // Keras 3x3 s2 valid/op1 165-180 -> 300-410 ms, 5x5 s2 190-350 ->
+    // 325-470, DCGAN's 4x4 -> 8x8 (tap contractions with rows along the
+    // batch, 64 = 10 x 6 + 4) 200-300 -> 270-340.
+    if (!avx512 && !pairs && !reductionChunk &&
+        (rowDim == 0 ||
+         (phaseTaps > 1 && (numPhaseContractions > 8 ||
+                            ranges[rowDim] % inner[rowDim] != 0))))
+      t.reductionChunk = 1;
     inner[ci] = t.reductionChunk;
     // Input-channel cache block: the kernel panel of one column tile (all
     // taps of the phase) stays in half the L2 cache while the output rows

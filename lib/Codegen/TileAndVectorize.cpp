@@ -985,14 +985,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numTaps; ++d)
       phaseTaps *= ranges[n + 2 + d];
     bool wide = !pairs && widenRegisterTile(t, accType, ranges[co]);
-    // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) phases of
-    // several taps reduce 4 input channels a step too, within the limits
-    // below: conv-run --compare=reduction-chunk=4 (8 call pairs, 1 thread,
-    // Zen 3, two runs; every phase at 4) measured +5-24 % on 15 of the 19
-    // transposed layers (DCGAN 4x4 s2 +12-16 %, Keras 3x3 s2 +7-24 %, 3-D
-    // U-Net +1-29 %, 3x3x3 valid +2-27 %), the others within +-1 %.
+    // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) single-tap
+    // phases reduce 4 input channels a step too (rows along the batch
+    // excepted, below). Phases of several taps keep 1 there as well: with
+    // 4, conv-run --compare=reduction-chunk=4 (8 call pairs, 1 thread,
+    // Zen 3) measured DCGAN 4x4 s2 +12-16 % and Keras 3x3 s2 +7-24 % on a
+    // busy host, but their LLVM dialect grew 1.5-4x (the tap loops around
+    // the 4-channel steps, twice over with a remainder tile) and their
+    // first-call compiles rose from 165-230 to 220-470 ms (5 fresh
+    // processes, Keras 3x3 s2 valid/op1 and 5x5 s2, DCGAN 8x8 -> 16x16);
+    // on a quiet host the gain was +13 % on dc3 and within +-2 % on the
+    // others.
     bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
-    if (!pairs && !reductionChunk && (wide ? phaseTaps == 1 : !avx512))
+    if (!pairs && !reductionChunk && phaseTaps == 1 && (wide || !avx512))
       t.reductionChunk = ranges[ci] % 4 == 0   ? 4
                          : ranges[ci] % 2 == 0 ? 2
                                                : 1;
@@ -1069,19 +1074,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       inner[n + 2 + d] = 1; // every tap
       unrollDims.push_back(n + 2 + d);
     }
-    // Without AVX-512 the 4-channel steps stay within the compile budget
-    // only for tiles whose rows run along the last dimension, and, in a
-    // phase of several taps, for rows of no remainder tile (which doubles
-    // the tap loops' code again) in functions of at most 8 phase
-    // contractions. First-call compiles of 5 fresh processes, Zen 3, with
-    // every phase at 4 channels against the earlier code (1 channel):
-    // Keras 3x3 s2 valid/op1 165-180 -> 300-410 ms, 5x5 s2 190-350 ->
-    // 325-470, DCGAN's 4x4 -> 8x8 (tap contractions with rows along the
-    // batch, 64 = 10 x 6 + 4) 200-300 -> 270-340.
-    if (!avx512 && !pairs && !reductionChunk &&
-        (rowDim == 0 ||
-         (phaseTaps > 1 && (numPhaseContractions > 8 ||
-                            ranges[rowDim] % inner[rowDim] != 0))))
+    // Without AVX-512, single-tap contractions whose rows run along the
+    // batch (DCGAN's 4x4 -> 8x8 tap contractions, 64 = 10 x 6 + 4) keep
+    // 1 input channel a step: with 4 their compile rose from 200-300 to
+    // 270-340 ms for +12 % with 1 thread.
+    if (!avx512 && !pairs && !reductionChunk && rowDim == 0)
       t.reductionChunk = 1;
     inner[ci] = t.reductionChunk;
     // Input-channel cache block: the kernel panel of one column tile (all

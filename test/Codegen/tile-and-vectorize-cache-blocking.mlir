@@ -56,8 +56,7 @@ func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32
 // output row o = block + row per register tile) runs over the taps that
 // read input only, max(0, 2 - o) <= t < min(3, 34 - o). Along the columns
 // (the register tile's 6 rows) all 3 taps stay. One input channel a step:
-// without AVX-512, phases of several taps whose rows need a remainder tile
-// (34 = 5 x 6 + 4) keep 1 for the compile time.
+// without AVX-512 only single-tap phases reduce 4 (compile time).
 // CHECK-LABEL: func.func @transpose_ci_blocks
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x34x34x16xf32>)
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c32
@@ -80,8 +79,10 @@ func.func @transpose_ci_blocks(%x: tensor<1x32x32x128xf32>, %k: tensor<3x3x16x12
 
 // A 1x1 input lowered tap by tap: each tap's output rows are 1 long, so
 // the register tile's rows run along the batch, and every step is a rank-1
-// update of a 4 x 16 tile: 8 rows run as 4 + 4 (a 2-row tile has too few
-// accumulators to keep the FMA units busy, so 6 + a peeled 2 is slower).
+// update of a 4 x 16 tile (one input channel a step: without AVX-512, tiles
+// with rows along the batch keep 1): 8 rows run as 4 + 4 (a 2-row tile has
+// too few accumulators to keep the FMA units busy, so 6 + a peeled 2 is
+// slower).
 // CHECK-LABEL: func.func @transpose_batch_rows
 // CHECK:         scf.for %[[B:.*]] = %c0 to %c8 step %c4
 // CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1

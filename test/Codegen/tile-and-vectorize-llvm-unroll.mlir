@@ -5,7 +5,8 @@
 // conv-cpu-annotate-loop-unrolling disables it for the other loops); the
 // row-tile and input-channel loops do not. 3x3 stride 2: phases of 2x2,
 // 2x1, 1x2 and 1x1 taps (the unit tap loops fold away). One input channel
-// a step on any host (reduction-chunk=1; without AVX-512 the default is 4).
+// a step on any host (reduction-chunk=1; without AVX-512 the 1x1 phase
+// would reduce 4).
 
 // CHECK-LABEL: func.func @phase
 // 2x2 taps: kh and kw loops (marked) around the input channels (not).

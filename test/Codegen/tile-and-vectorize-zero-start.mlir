@@ -15,7 +15,7 @@
 // CHECK-DAG:     %[[Z6:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[Z6]]) -> (vector<6x16xf32>)
-// CHECK:           vector.contract {{.*}} into vector<6x16xf32>
+// CHECK:           arith.addf {{.*}} : vector<6x16xf32>
 // CHECK:         vector.transfer_write %{{.*}} : vector<6x16xf32>, tensor<1x1x6x16xf32>
 // CHECK-NOT:     vector.transfer_write %[[Z6]]
 // CHECK-NOT:     vector.transfer_read %{{.*}} : tensor<1x1x6x16xf32>, vector<6x16xf32>

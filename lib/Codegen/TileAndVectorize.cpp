@@ -513,6 +513,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   int64_t accBytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
   int64_t l1 = l1CacheBytes > 0 ? int64_t(l1CacheBytes) : host.l1Bytes;
   int64_t l2 = l2CacheBytes > 0 ? int64_t(l2CacheBytes) : host.l2Bytes;
+  // Some heuristics differ on targets without AVX-512 (AVX2: 8-lane
+  // vectors, 16 registers, 2-vector register tiles), each measured there.
+  bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
   SmallVector<int64_t> interchange, innerInterchange, unrollDims;
   bool hoistEarly = false, fuseFill = false, prefetchRows = false,
        prefetchStream = false;
@@ -721,7 +724,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // 1x1 64 -> 64 +25 / +15 %, 64 -> 256 +27 / +24 %, 256 -> 64 +40 /
     // +41 %. The 1-D layers keep it (WaveNet's k2 layers +4 / -7 % and
     // +17 / 0 % without).
-    bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
     if (!avx512 && n != 1)
       prefetchRows = false;
     // A contraction that streams out_backprop once (conv.dw_stream) gets
@@ -996,7 +998,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // processes, Keras 3x3 s2 valid/op1 and 5x5 s2, DCGAN 8x8 -> 16x16);
     // on a quiet host the gain was +13 % on dc3 and within +-2 % on the
     // others.
-    bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
     if (!pairs && !reductionChunk && phaseTaps == 1 && (wide || !avx512))
       t.reductionChunk = ranges[ci] % 4 == 0   ? 4
                          : ranges[ci] % 2 == 0 ? 2

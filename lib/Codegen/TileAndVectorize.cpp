@@ -994,9 +994,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Zen 3) measured DCGAN 4x4 s2 +12-16 % and Keras 3x3 s2 +7-24 % on a
     // busy host, but their LLVM dialect grew 1.5-4x (the tap loops around
     // the 4-channel steps, twice over with a remainder tile) and their
-    // first-call compiles rose from 165-230 to 220-470 ms (5 fresh
-    // processes, Keras 3x3 s2 valid/op1 and 5x5 s2, DCGAN 8x8 -> 16x16);
-    // on a quiet host the gain was +13 % on dc3 and within +-2 % on the
+    // first-call compiles (5 fresh processes, 1 thread, with the rows
+    // along the last dimension too) rose from 185-290 to 300-409 ms (Keras
+    // 3x3 s2 valid/op1), 257-351 to 326-472 (5x5 s2) and 195-224 to
+    // 237-293 (DCGAN 16x16 -> 32x32); on a quiet host the gain was +13 % on dc3 and within +-2 % on the
     // others.
     if (!pairs && !reductionChunk && phaseTaps == 1 && (wide || !avx512))
       t.reductionChunk = ranges[ci] % 4 == 0   ? 4
@@ -1077,8 +1078,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     }
     // Without AVX-512, single-tap contractions whose rows run along the
     // batch (DCGAN's 4x4 -> 8x8 tap contractions, 64 = 10 x 6 + 4) keep
-    // 1 input channel a step: with 4 their compile rose from 200-300 to
-    // 270-340 ms for +12 % with 1 thread.
+    // 1 input channel a step: with 4 their first-call compile rose from
+    // 219-297 to 268-337 ms (5 fresh processes) for +12 % with 1 thread.
     if (!avx512 && !pairs && !reductionChunk && rowDim == 0)
       t.reductionChunk = 1;
     inner[ci] = t.reductionChunk;

@@ -445,8 +445,8 @@ struct CollapsedTransfer {
 
 /// For a read or write of a grouped register tile `vector<A x B x C>` (see
 /// isGroupedTile), unmasked and in bounds, whose minor-identity map covers
-/// the last two dimensions of a memref whole (sizes B and C, indices 0) and
-/// those dimensions are contiguous: that memref with them collapsed (a
+/// the last dimension of a memref whole (size C, index 0) and B rows of the
+/// one before it (any index), and those dimensions are contiguous: that memref with them collapsed (a
 /// `memref.collapse_shape`, created only on success) and the indices.
 std::optional<CollapsedTransfer>
 collapseGroupedTransfer(PatternRewriter &rewriter,
@@ -460,17 +460,28 @@ collapseGroupedTransfer(PatternRewriter &rewriter,
   int64_t rank = memrefType.getRank();
   ArrayRef<int64_t> shape = memrefType.getShape();
   ValueRange indices = op.getIndices();
-  if (shape[rank - 2] != type.getShape()[1] ||
-      shape[rank - 1] != type.getShape()[2] ||
-      !isZeroInteger(indices[rank - 2]) || !isZeroInteger(indices[rank - 1]))
+  int64_t cols = type.getShape()[2];
+  if (ShapedType::isDynamic(shape[rank - 2]) ||
+      shape[rank - 2] < type.getShape()[1] || shape[rank - 1] != cols ||
+      !isZeroInteger(indices[rank - 1]))
     return std::nullopt;
   SmallVector<ReassociationIndices> groups = lastTwoDimsCollapsed(rank);
   if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memrefType, groups))
     return std::nullopt;
+  // A tile of some of the groups (AVX2 lane groups: 4 of ResNeXt's 16)
+  // starts at row `g * C` of the collapsed dimension; in bounds because
+  // the transfer is.
+  SmallVector<Value> collapsedIndices(indices.drop_back());
+  Value &row = collapsedIndices.back();
+  if (!isZeroInteger(row)) {
+    Location loc = op.getLoc();
+    row = arith::MulIOp::create(
+        rewriter, loc, row, arith::ConstantIndexOp::create(rewriter, loc, cols));
+  }
   return CollapsedTransfer{
       memref::CollapseShapeOp::create(rewriter, op.getLoc(), op.getBase(),
                                       groups),
-      SmallVector<Value>(indices.drop_back())};
+      std::move(collapsedIndices)};
 }
 
 /// A read or write of a grouped register tile `vector<A x B x C>` that

@@ -6,6 +6,7 @@
 // RUN:   | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -O2 -mtriple=x86_64-unknown-linux-gnu -mcpu=znver4 \
 // RUN:   | FileCheck %s --check-prefix=ASM
+// RUN: conv-opt %s --conv-cpu-lower-vectors="vector-bits=256" --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // The register tile of a grouped filter gradient with 4 -> 4 channels per
 // group: acc[ci, g, co] += x[k, g, ci] * dy[k, g, co] over 16 groups. Per
@@ -119,4 +120,40 @@ func.func @grouped_contract_bf16(%x: vector<2x16x4xbf16>, %dy: vector<2x16x4xbf1
   %c = vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %xe, %ye, %at : vector<2x16x4xf32>, vector<2x16x4xf32> into vector<16x4x4xf32>
   %r = vector.transpose %c, [1, 0, 2] : vector<16x4x4xf32> to vector<4x16x4xf32>
   return %r : vector<4x16x4xf32>
+}
+
+// -----
+
+// An AVX2 lane-group tile: 4 of the 16 groups (two ymm registers a row),
+// its operand rows read at group %g. The reads still move rows of 16
+// elements, from element %g * 4 of the memref with (g, c) collapsed, rather
+// than 4-lane pieces put together (which LLVM loaded as xmm halves and
+// vinsertf128s: a third shuffle per FMA).
+// AVX2-LABEL: func.func @grouped_loop_some_groups
+// AVX2-SAME:    (%[[X:[^:]*]]: memref<56x16x4xf32>, %[[DY:[^:]*]]: memref<56x16x4xf32>, %[[OUT:[^:]*]]: memref<4x4x4xf32, strided<[64, 4, 1], offset: ?>>, %[[G:[^:]*]]: index)
+// AVX2-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// AVX2:         scf.for {{.*}} -> (vector<4x16xf32>) {
+// AVX2-DAG:       %[[XC:.*]] = memref.collapse_shape %[[X]] {{\[}}[0], [1, 2]] : memref<56x16x4xf32> into memref<56x64xf32>
+// AVX2-DAG:       %[[COL:.*]] = arith.muli %[[G]], %[[C4]] : index
+// AVX2:           vector.transfer_read %[[XC]][%{{.*}}, %[[COL]]]{{.*}} : memref<56x64xf32>, vector<8x16xf32>
+// AVX2:           memref.collapse_shape %[[DY]]
+// AVX2:           vector.transfer_read {{.*}} : memref<56x64xf32>, vector<8x16xf32>
+// AVX2-NOT:       vector.insert_strided_slice
+// AVX2:           vector.fma {{.*}} : vector<16xf32>
+// AVX2-NOT:     vector<4xf32>
+// AVX2:         return
+func.func @grouped_loop_some_groups(%x: memref<56x16x4xf32>, %dy: memref<56x16x4xf32>, %out: memref<4x4x4xf32, strided<[64, 4, 1], offset: ?>>, %g: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c56 = arith.constant 56 : index
+  %p = ub.poison : f32
+  %init = vector.transfer_read %out[%c0, %c0, %c0], %p {in_bounds = [true, true, true]} : memref<4x4x4xf32, strided<[64, 4, 1], offset: ?>>, vector<4x4x4xf32>
+  %r = scf.for %i = %c0 to %c56 step %c8 iter_args(%acc = %init) -> (vector<4x4x4xf32>) {
+    %a = vector.transfer_read %x[%i, %g, %c0], %p {in_bounds = [true, true, true]} : memref<56x16x4xf32>, vector<8x4x4xf32>
+    %b = vector.transfer_read %dy[%i, %g, %c0], %p {in_bounds = [true, true, true]} : memref<56x16x4xf32>, vector<8x4x4xf32>
+    %c = vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc : vector<8x4x4xf32>, vector<8x4x4xf32> into vector<4x4x4xf32>
+    scf.yield %c : vector<4x4x4xf32>
+  }
+  vector.transfer_write %r, %out[%c0, %c0, %c0] {in_bounds = [true, true, true]} : vector<4x4x4xf32>, memref<4x4x4xf32, strided<[64, 4, 1], offset: ?>>
+  return
 }

@@ -1452,7 +1452,7 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   // most of a bf16 transposed convolution's compile (DCGAN dc3: 1.5 s, 0.3 s
   // with 16 x 16 squares; run time unchanged).
   int64_t square = std::min<int64_t>(16, lanes(outType.getElementType()));
-  if (threads > 1 && !op->getParentOfType<scf::ForallOp>()) {
+  if (threads > 1 && !gop->getParentOfType<scf::ForallOp>()) {
     // The thread split: the first other dimension with at least as many
     // iterations as threads; else (a 2-D transpose, e.g. the columns
     // lowering's kernel) the input-contiguous dimension in whole squares,

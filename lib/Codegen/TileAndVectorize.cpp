@@ -1716,9 +1716,27 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
     return true;
   }
 
+  // The work of every run of `op`: its own times the static trip counts of
+  // the loops around it (the reduction blocks and taps that each read a
+  // part of `root`).
   int64_t flops = 2;
   for (int64_t r : loopRangeBounds(op))
     flops *= r;
+  for (auto loop = op->getParentOfType<LoopLikeOpInterface>(); loop;
+       loop = loop->getParentOfType<LoopLikeOpInterface>()) {
+    std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds(),
+                                             ubs = loop.getLoopUpperBounds(),
+                                             steps = loop.getLoopSteps();
+    if (!lbs || !ubs || !steps)
+      continue;
+    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+      std::optional<int64_t> l = getConstantIntValue(lb),
+                             u = getConstantIntValue(ub),
+                             st = getConstantIntValue(step);
+      if (l && u && st && *st > 0 && *u > *l)
+        flops *= llvm::divideCeil(*u - *l, *st);
+    }
+  }
   if (flops < kRepitchFlopsPerElement * type.getNumElements())
     return false;
   SmallVector<int64_t> shape(type.getShape());

@@ -446,8 +446,9 @@ struct CollapsedTransfer {
 /// For a read or write of a grouped register tile `vector<A x B x C>` (see
 /// isGroupedTile), unmasked and in bounds, whose minor-identity map covers
 /// the last dimension of a memref whole (size C, index 0) and B rows of the
-/// one before it (any index), and those dimensions are contiguous: that memref with them collapsed (a
-/// `memref.collapse_shape`, created only on success) and the indices.
+/// one before it (any index), and those dimensions are contiguous: that memref
+/// with them collapsed (a `memref.collapse_shape`, created only on success) and
+/// the indices.
 std::optional<CollapsedTransfer>
 collapseGroupedTransfer(PatternRewriter &rewriter,
                         VectorTransferOpInterface op, unsigned bits) {
@@ -476,12 +477,12 @@ collapseGroupedTransfer(PatternRewriter &rewriter,
   if (!isZeroInteger(row)) {
     Location loc = op.getLoc();
     row = arith::MulIOp::create(
-        rewriter, loc, row, arith::ConstantIndexOp::create(rewriter, loc, cols));
+        rewriter, loc, row,
+        arith::ConstantIndexOp::create(rewriter, loc, cols));
   }
-  return CollapsedTransfer{
-      memref::CollapseShapeOp::create(rewriter, op.getLoc(), op.getBase(),
-                                      groups),
-      std::move(collapsedIndices)};
+  return CollapsedTransfer{memref::CollapseShapeOp::create(
+                               rewriter, op.getLoc(), op.getBase(), groups),
+                           std::move(collapsedIndices)};
 }
 
 /// A read or write of a grouped register tile `vector<A x B x C>` that

@@ -2104,8 +2104,7 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
 /// thread, a 4 MB memset was a tenth of a 2-thread call of Keras' 3x3 s2
 /// dilated 16x16x128 -> 32x32x128 layer, the other thread spinning in
 /// libomp meanwhile.
-void TileAndVectorize::threadFills(RewriterBase &rewriter,
-                                   func::FuncOp func) {
+void TileAndVectorize::threadFills(RewriterBase &rewriter, func::FuncOp func) {
   int64_t threads = threadCount();
   if (threads <= 1)
     return;

@@ -128,7 +128,7 @@ func.func @grouped_contract_bf16(%x: vector<2x16x4xbf16>, %dy: vector<2x16x4xbf1
 // its operand rows read at group %g. The reads still move rows of 16
 // elements, from element %g * 4 of the memref with (g, c) collapsed, rather
 // than 4-lane pieces put together (which LLVM loaded as xmm halves and
-// vinsertf128s: a third shuffle per FMA).
+// vinsertf128s: 12 shuffles per 8 FMAs instead of 8).
 // AVX2-LABEL: func.func @grouped_loop_some_groups
 // AVX2-SAME:    (%[[X:[^:]*]]: memref<56x16x4xf32>, %[[DY:[^:]*]]: memref<56x16x4xf32>, %[[OUT:[^:]*]]: memref<4x4x4xf32, strided<[64, 4, 1], offset: ?>>, %[[G:[^:]*]]: index)
 // AVX2-DAG:     %[[C4:.*]] = arith.constant 4 : index

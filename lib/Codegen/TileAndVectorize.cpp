@@ -126,6 +126,10 @@ constexpr llvm::StringLiteral kPrefetchStreamOpAttr =
 /// operand to a conflict-free row pitch (see repitchInput): the copy costs
 /// about one streaming pass, a few percent of such a contraction.
 constexpr int64_t kRepitchFlopsPerElement = 1024;
+/// Row pitches (bytes) that repitchInput widens: multiples of 512 bytes
+/// put a column block's rows in at most 8 of the L1's 64 sets. (256-byte
+/// rows, 16 sets: db2 0.88-0.89x, db7 0.94-1.00x, rn3 1.01x widened.)
+constexpr int64_t kRepitchRowBytes = 512;
 
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
@@ -671,13 +675,17 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       if (coBlock < ranges[co])
         outer[co] = coBlock;
     }
-    // Channel-blocked operands read narrow column blocks of their rows:
-    // keep those rows from falling into the same L1 sets (rn12, 7x7x2048
-    // -> 512: 50 -> 70 GFLOP/s with 1 thread).
+    // The input's rows are read in narrow column blocks (a register tile's
+    // ci rows, swept by every co tile of its reduction block): keep those
+    // rows from falling into the same L1 sets, whether or not the channels
+    // are blocked (rn12, 7x7x2048 -> 512, blocked: 50 -> 70 GFLOP/s with 1
+    // thread; rn8, 28x28x128 -> 128 3x3, whole: +17 / +18 % with 1 / 2
+    // threads). out_backprop's rows only when its channels are blocked: a
+    // whole-dW tile streams them once per ci tile either way (rn8 / dl2
+    // 0.94-1.01x copied).
     if (channelsLast && !grouped && !pairs) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
-      if (ciBlock < ranges[ci])
-        repitchInput(rewriter, op, 0);
+      repitchInput(rewriter, op, 0);
       if (coBlock < ranges[co] &&
           dyMap.getResults().back() == getAffineDimExpr(co, op.getContext()))
         repitchInput(rewriter, op, 1);
@@ -1659,10 +1667,10 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
 
 /// Gives the tensor that `op`'s input `index` reads (through extract_slice
 /// ops) a row pitch one cache line longer when its rows are a multiple of
-/// 1 KiB long. A cache block of a few channels then walks over rows that
-/// all map to the same few L1 sets (64 sets of 64-byte lines: 8 KiB rows
-/// fall into one set per line, 8 ways), and every row of the block misses
-/// the L1. With one more line per row, consecutive rows use consecutive
+/// kRepitchRowBytes long. A cache block of a few channels then walks over
+/// rows that all map to the same few L1 sets (64 sets of 64-byte lines:
+/// 512-byte rows use 8 of them, 4 KiB of the L1; 8 KiB rows one set per
+/// line, 8 ways), and every row of the block misses the L1. With one more line per row, consecutive rows use consecutive
 /// sets. An existing zero-padding copy (`tensor.pad`) gets one more line of
 /// high padding on its last dimension, at no cost. Otherwise, when the
 /// contraction does at least kRepitchFlopsPerElement of work per element,
@@ -1700,7 +1708,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   if (elemBytes == 0 || 64 % elemBytes != 0)
     return false;
   int64_t pitch = type.getShape().back() * elemBytes * rowStride;
-  if (pitch == 0 || pitch % 1024 != 0)
+  if (pitch == 0 || pitch % kRepitchRowBytes != 0)
     return false;
   int64_t rank = type.getRank();
   int64_t extra = 64 / elemBytes;

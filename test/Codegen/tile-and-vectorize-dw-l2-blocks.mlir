@@ -9,15 +9,16 @@
 // (conv.dw_contractions = 1) with a whole dW (64 KiB, under a quarter of
 // the L2): half the L1 would hold only 12 positions (the accumulator tiles
 // would be reloaded every 12), so the block is sized for an eighth of the
-// L2: 48 positions (51 rounded to the reduction chunk, 8), which divide
-// the 96-long rows.
+// L2: 48 positions (51 rounded to a divisor of the 96-long rows).
+// Without AVX-512 such a whole-dW 1x1 contraction steps 4 positions at
+// a time (8 with AVX-512: @dw_wide_tiles in tile-and-vectorize-avx512.mlir).
 // CHECK-LABEL: func.func @dw_1x1
 // CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c48
 // CHECK:             scf.for %{{.*}} = %c0 to %c60 step %c6
 // CHECK:               scf.for %{{.*}} = %c0 to %c256 step %c16
-// CHECK:                 scf.for %{{.*}} = %c0 to %c48 step %c8
-// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:                 scf.for %{{.*}} = %c0 to %c48 step %c4
+// CHECK:                   vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 func.func @dw_1x1(%x: tensor<1x4x96x64xf32>, %dy: tensor<1x4x96x256xf32>) -> tensor<1x1x64x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x4x96x64xf32>, tensor<1x4x96x256xf32> -> tensor<1x1x64x256xf32>
   return %dw : tensor<1x1x64x256xf32>

@@ -69,9 +69,9 @@ func.func @leading_taps(%x: tensor<2x22x38x3xf32>, %dy: tensor<2x16x32x64xf32>) 
 // CHECK:           } {conv.prefetch_rows}
 // CHECK-NOT:     conv.prefetch_rhs
 // Without AVX-512 the hardware prefetchers alone were faster on such
-// 2-D layers: no mark.
+// 2-D layers: no mark (and the whole-dW 1x1 contraction steps 4 positions).
 // AVX2-LABEL: func.func @pointwise(
-// AVX2:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// AVX2:         vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 // AVX2-NOT:     conv.prefetch_rows
 // AVX2:         return
 // OFF-LABEL: llvm.func @pointwise(

@@ -926,7 +926,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // threads each block is a fork and join: not below kMinThreadedBlockFlops
     // (blocks of 2-4 MFLOP, DeepSpeech's 1-row 5x20 and WaveNet's dilated
     // layer, ran 15 % slower on 2 threads, though 12-19 % faster on one).
-    if (smallFilterBlockBytes > 0 && numTaps(g) > 1 &&
+    // Not when the taps run on threads, one tap or none per thread: no
+    // thread re-reads a block, and each block would only add a fork and
+    // join (WaveNet's 1-D k2 layers on 2 threads, 89 blocks of 942
+    // positions: conv-run --compare against one block, 12 call pairs,
+    // Zen 3: +7 % and +11 % (dilated)).
+    bool tapPerThread = threadedTaps && threads > 1 && numTaps(g) <= threads;
+    if (smallFilterBlockBytes > 0 && numTaps(g) > 1 && !tapPerThread &&
         tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {

@@ -102,3 +102,24 @@ func.func @small_filter_rows_divisor(%x: tensor<1x77x47x32xf32>, %dy: tensor<1x3
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x77x47x32xf32>, tensor<1x38x23x64xf32> -> tensor<3x3x32x64xf32>
   return %dw : tensor<3x3x32x64xf32>
 }
+
+// -----
+
+// A 1-D k2 filter (2 taps, a 2x16x16 dW) over 1024 positions of 16 + 16
+// channels (128 KiB): with 1 thread both taps re-read each 30000-byte block
+// (8 blocks of 128 positions).
+// With 2 threads each thread runs one tap: no thread would re-read a block,
+// so the taps' forall runs once over the 1 MB reduction block.
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=1000000 dw-small-filter-block-bytes=30000" --split-input-file | FileCheck %s --check-prefix=TAP1
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=1000000 dw-small-filter-block-bytes=30000 dw-threads=2" --split-input-file | FileCheck %s --check-prefix=TAP2
+// TAP1-LABEL: func.func @tap_per_thread
+// TAP1:         scf.for %{{.*}} = %c0 to %c1024 step %c128
+// TAP1:           scf.forall (%{{.*}}) in (2)
+// TAP2-LABEL: func.func @tap_per_thread
+// TAP2-NOT:     scf.for %
+// TAP2:         scf.forall (%{{.*}}) in (2)
+// TAP2:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1024x16xf32>, tensor<1x1024x16xf32>)
+func.func @tap_per_thread(%x: tensor<1x1025x16xf32>, %dy: tensor<1x1024x16xf32>) -> tensor<2x16x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x1025x16xf32>, tensor<1x1024x16xf32> -> tensor<2x16x16xf32>
+  return %dw : tensor<2x16x16xf32>
+}

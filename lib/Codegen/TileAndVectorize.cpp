@@ -682,7 +682,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // thread; rn8, 28x28x128 -> 128 3x3, whole: +17 / +18 % with 1 / 2
     // threads). out_backprop's rows only when its channels are blocked: a
     // whole-dW tile streams them once per ci tile either way (rn8 / dl2
-    // 0.94-1.01x copied).
+    // 0.94-1.02x copied).
     if (channelsLast && !grouped && !pairs) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
       repitchInput(rewriter, op, 0);

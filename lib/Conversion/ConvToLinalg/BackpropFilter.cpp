@@ -928,9 +928,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // layer, ran 15 % slower on 2 threads, though 12-19 % faster on one).
     // Not when the taps run on threads, one tap or none per thread: no
     // thread re-reads a block, and each block would only add a fork and
-    // join (WaveNet's 1-D k2 layers on 2 threads, 89 blocks of 942
-    // positions: conv-run --compare against one block, 12 call pairs,
-    // Zen 3: +7 % and +11 % (dilated)).
+    // join (WaveNet's 1-D k2 layers on 2 threads: 89 blocks of 942
+    // positions before, 3 L3 blocks now; alternating binaries, 8 rounds,
+    // Zen 3: +13 % and +11 % (dilated)).
     bool tapPerThread = threadedTaps && threads > 1 && numTaps(g) <= threads;
     if (smallFilterBlockBytes > 0 && numTaps(g) > 1 && !tapPerThread &&
         tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&

@@ -100,10 +100,10 @@ func.func @transpose_batch_rows(%x: tensor<8x1x1x4xf32>, %k: tensor<2x2x16x4xf32
 // Rows of 88 positions with 16 + 16 channels: 128 B per position, so the
 // reduction block is 32 positions (half the 8 KiB L1; a row does not fit
 // 7/8 of it, and no block in [16, 32] divides 88): two blocks, and the
-// peeled block has 24. Its chunk loop (step 8) divides
-// that range (a 1x2 filter, two contractions: a 1x1 one with a whole dW
-// would step 4 positions without AVX-512): the `min(24 - iv, 8)` tile size folds to 8, so every tile is
-// static and vectorized -- no linalg.generic is left.
+// peeled block has 24. Its chunk loop (step 8) divides that range (a 1x2
+// filter, two contractions: a 1x1 one with a whole dW would step 4
+// positions without AVX-512): the `min(24 - iv, 8)` tile size folds to 8,
+// so every tile is static and vectorized -- no linalg.generic is left.
 // CHECK-LABEL: func.func @dw_peeled_row_block
 // CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c8
 // CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>

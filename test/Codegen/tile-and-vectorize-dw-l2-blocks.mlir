@@ -9,9 +9,10 @@
 // (conv.dw_contractions = 1) with a whole dW (64 KiB, under a quarter of
 // the L2): half the L1 would hold only 12 positions (the accumulator tiles
 // would be reloaded every 12), so the block is sized for an eighth of the
-// L2: 48 positions (51 rounded to a divisor of the 96-long rows).
-// Without AVX-512 such a whole-dW 1x1 contraction steps 4 positions at
-// a time (8 with AVX-512: @dw_wide_tiles in tile-and-vectorize-avx512.mlir).
+// L2: 48 positions (51 rounded down to the reduction chunk), which divide
+// the 96-long rows. Without AVX-512 such a whole-dW 1x1 contraction steps
+// 4 positions at a time (8 with AVX-512: @dw_wide_tiles in
+// tile-and-vectorize-avx512.mlir).
 // CHECK-LABEL: func.func @dw_1x1
 // CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c48

@@ -656,6 +656,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // thread.) Smaller dW tiles stay whole: re-reading the activations would
     // cost more.
     int64_t ciBlock = ranges[ci], coBlock = ranges[co];
+    auto contractions =
+        op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
+    bool singleContraction = contractions && contractions.getInt() == 1;
+    // The ci rows of a block whose x and dY rows the reduction blocks
+    // below are sized for (the L1 block).
+    int64_t l1CiBlock = ciBlock;
     if (ciBlock * coBlock * accBytes > l2 / 4) {
       coBlock = std::min(ranges[co], 4 * t.cols);
       ciBlock = std::min(
@@ -670,6 +676,28 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           ciBlock = b;
           break;
         }
+      l1CiBlock = ciBlock;
+      // Without AVX-512, a single contraction (1x1 filters) takes a
+      // quarter of the L2 of ci rows per block instead: every block
+      // streams all of out_backprop's rows, so a 64 x 64 block of a
+      // 1024 -> 256 layer read them 16 times. Its reduction blocks keep the
+      // L1 block's length: out_backprop's rows of a reduction block stay in
+      // the L1 while the block's ci tiles read their input columns from the
+      // L2, and its dW block waits there. conv-run --compare, 24 call pairs,
+      // 1 / 2 threads, Zen 3, ResNet's 14x14x1024 -> 256 with 2-row blocks:
+      // 96 ci rows +8 / +8 %, 128 +10 / +7 %, 192 +17 / +10 %, 512 +10 /
+      // +14 %.
+      if (!avx512 && singleContraction && ciBlock < ranges[ci]) {
+        int64_t wide = l2 / 4 / (coBlock * accBytes) / t.rows * t.rows;
+        for (int64_t b = wide; b < wide + t.rows && b <= ranges[ci]; ++b)
+          if (ranges[ci] % b == 0) {
+            wide = b;
+            break;
+          }
+        ciBlock = std::clamp(wide, ciBlock, ranges[ci]);
+        if (ciBlock == ranges[ci] && coBlock == ranges[co])
+          ciBlock = l1CiBlock;
+      }
       if (ciBlock < ranges[ci])
         outer[ci] = ciBlock;
       if (coBlock < ranges[co])
@@ -701,7 +729,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // cache lines of one block of input and out_backprop rows; with the
     // groups outermost each pass over the reduction would use only
     // 1/groups of every cache line it loads.
-    int64_t rowBytes = (ciBlock + coBlock) * elemBytes * (pairs ? 2 : 1);
+    int64_t rowBytes = (l1CiBlock + coBlock) * elemBytes * (pairs ? 2 : 1);
     // The reduction block is sized for half the L1, except for a single
     // contraction over the whole reduction (1x1 filters) with a whole dW
     // and wide rows, where that block would be shorter than two reduction
@@ -718,9 +746,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // 64 -> 256 channels +14 %, 256 -> 64 +8 % in median with the 2-row
     // blocks below).
     int64_t blockBudget = l1 / 2;
-    auto contractions =
-        op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
-    bool singleContraction = contractions && contractions.getInt() == 1;
     // Without AVX-512, a whole-dW 2-D single contraction (1x1 filters not
     // channel-blocked) steps 4 positions at a time, not 8. conv-run
     // --compare=reduction-chunk=4, 16 call pairs, 1 / 2 threads, Zen 3:

@@ -174,6 +174,21 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // AVX512:               scf.for %{{.*}} = %c0 to %c256 step %c64
 // AVX512:                 scf.for %{{.*}} = %c0 to %c4 step %c1
 // AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
+// Without AVX-512 (L2 512 KiB) the co blocks are 4 tiles of 2 vectors (64
+// channels), and a single contraction's ci blocks take a quarter of the
+// L2: 512 ci rows (510 rounded up to divide the 1024 channels; a half-L1
+// block would be 64 rows, and every block streams all of out_backprop).
+// Its reduction blocks keep that 64-row block's length: the image's 4
+// rows of 7 positions (16 KiB of 64 + 64 channels, half the L1).
+// CHECK-LABEL: func.func @dw_1x1_channel_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c512
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
+// CHECK:                 vector.contract {{.*}} : vector<7x2xf32>, vector<7x16xf32> into vector<2x16xf32>
 func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x256xf32>) -> tensor<1x1x1024x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x7x1024xf32>, tensor<2x4x7x256xf32> -> tensor<1x1x1024x256xf32>
   return %dw : tensor<1x1x1024x256xf32>

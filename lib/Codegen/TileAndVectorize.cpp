@@ -656,8 +656,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // thread.) Smaller dW tiles stay whole: re-reading the activations would
     // cost more.
     int64_t ciBlock = ranges[ci], coBlock = ranges[co];
-    auto contractions =
-        op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
+    auto contractions = op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
     bool singleContraction = contractions && contractions.getInt() == 1;
     // The ci rows of a block whose x and dY rows the reduction blocks
     // below are sized for (the L1 block).

@@ -871,6 +871,20 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       block = ranges[last];
     if (block < ranges[last]) {
       outer[last] = block;
+      // Without AVX-512, blocks that cut the rows of a 2-D or 3-D layer
+      // (channel-blocked taps whose half-L1 block is 32 positions of a
+      // 57-position row; tiny-Cin layers' long rows) step 4 positions at a
+      // time, not 8. conv-run --compare, 20 call pairs (4-8 for the big
+      // shapes), 1 / 2 threads, Zen 3: the dilated 38x57x512 -> 512 +5 /
+      // +30 %, DeepSpeech's 161x700x1 -> 32 +1 / +5 % and 79x341x32 -> 32
+      // +2 / +3 %, ResNet's 7x7 stem 0 / +6 %, DeepBench's 10x42x512 -> 512
+      // +1 / +13 % and 80x350x64 -> 128 +12 / 0 %, the 3-D U-Net's
+      // 32 -> 64 layer +9 / +6 %, its 32 -> 32 one -1 / -1 %. (1-D layers,
+      // whose one long row every block cuts, lost: WaveNet's k2 layers
+      // -27 / -14 % and -22 / -4 %. Layers whose blocks hold whole rows
+      // lost up to 26 % with 4: ResNet's 14x14x256 -> 256.)
+      if (!avx512 && n >= 2 && !reductionChunk && !pairs && !grouped)
+        t.reductionChunk = 4;
     } else if (n >= 2) {
       // Whole rows fit: make the reduction block several rows long so the
       // accumulators stay in registers across more of the reduction.

@@ -682,10 +682,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // 1024 -> 256 layer read them 16 times. Its reduction blocks keep the
       // L1 block's length: out_backprop's rows of a reduction block stay in
       // the L1 while the block's ci tiles read their input columns from the
-      // L2, and its dW block waits there. conv-run --compare, 24 call pairs,
-      // 1 / 2 threads, Zen 3, ResNet's 14x14x1024 -> 256 with 2-row blocks:
-      // 96 ci rows +8 / +8 %, 128 +10 / +7 %, 192 +17 / +10 %, 512 +10 /
-      // +14 %.
+      // L2, and its dW block waits there. conv-run --compare, 1 / 2
+      // threads, Zen 3: this rule against the 64-row blocks (30 call
+      // pairs) ResNet's 14x14x1024 -> 256 +5 / +12 %, 56x56x256 -> 512 s2
+      // (its 256 ci rows whole) +5 / +4 %, 7x7x2048 -> 512 0 / -1 %; for
+      // the first, blocks of 96, 128, 192 or 256 rows with the same 2-row
+      // reduction blocks (24 pairs) +7 to +17 %. (Reduction blocks sized
+      // for half the L1 from the wider rows were 24-33 % slower.)
       if (!avx512 && singleContraction && ciBlock < ranges[ci]) {
         int64_t wide = l2 / 4 / (coBlock * accBytes) / t.rows * t.rows;
         for (int64_t b = wide; b < wide + t.rows && b <= ranges[ci]; ++b)

@@ -179,7 +179,7 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // L2: 512 ci rows (510 rounded up to divide the 1024 channels; a half-L1
 // block would be 64 rows, and every block streams all of out_backprop).
 // Its reduction blocks keep that 64-row block's length: the image's 4
-// rows of 7 positions (16 KiB of 64 + 64 channels, half the L1).
+// rows of 7 positions (14 KiB of 64 + 64 channels, within half the L1).
 // CHECK-LABEL: func.func @dw_1x1_channel_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c512
 // CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c64

@@ -670,11 +670,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // A block up to a tile's rows larger that divides the channels (252
       // -> 256 of 1024 with 6-row tiles): no remainder block, a second copy
       // of the whole nest.
-      for (int64_t b = ciBlock; b < ciBlock + t.rows && b <= ranges[ci]; ++b)
-        if (ranges[ci] % b == 0) {
-          ciBlock = b;
-          break;
-        }
+      auto dividingBlock = [&](int64_t rows) {
+        for (int64_t b = rows; b < rows + t.rows && b <= ranges[ci]; ++b)
+          if (ranges[ci] % b == 0)
+            return b;
+        return rows;
+      };
+      ciBlock = dividingBlock(ciBlock);
       l1CiBlock = ciBlock;
       // Without AVX-512, a single contraction (1x1 filters) takes a
       // quarter of the L2 of ci rows per block instead: every block
@@ -690,12 +692,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // reduction blocks (24 pairs) +7 to +17 %. (Reduction blocks sized
       // for half the L1 from the wider rows were 24-33 % slower.)
       if (!avx512 && singleContraction && ciBlock < ranges[ci]) {
-        int64_t wide = l2 / 4 / (coBlock * accBytes) / t.rows * t.rows;
-        for (int64_t b = wide; b < wide + t.rows && b <= ranges[ci]; ++b)
-          if (ranges[ci] % b == 0) {
-            wide = b;
-            break;
-          }
+        int64_t wide =
+            dividingBlock(l2 / 4 / (coBlock * accBytes) / t.rows * t.rows);
         ciBlock = std::clamp(wide, ciBlock, ranges[ci]);
         if (ciBlock == ranges[ci] && coBlock == ranges[co])
           ciBlock = l1CiBlock;

@@ -27,7 +27,11 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       column, then per-tap adds into the output. A kernel equal to its
       stride (no crop, channels last) with a large input and a small kernel
       becomes one depth-to-space contraction over the output viewed as
-      [N, I_0, s_0, ..., I_{n-1}, s_{n-1} * Cout]. With
+      [N, I_0, s_0, ..., I_{n-1}, s_{n-1} * Cout]; with a kernel too large
+      for that (relaid out tap by tap) and an input that the phases would
+      re-read from memory once per tap, it runs every tap on one block of
+      rows of the first spatial dimension (an scf.forall over batch items
+      and blocks, the thread loop) before the next block. With
       `transpose-threads` > 1, the columns lowering of a single 1-D batch
       item whose input rows all land in the output whole runs in that many
       row parts (one scf.forall), each adding only the GEMM rows it
@@ -126,7 +130,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "rows into that many parts (an scf.forall), each computing its "
            "GEMM rows and the overlapping rows before them and adding into "
            "its own output positions, in the same order as one thread "
-           "(1: no parts)">,
+           "(1: no parts); the input-block lowering takes its blocks only "
+           "when they split evenly over that many threads or are at least "
+           "4 a thread">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -528,6 +528,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         out = lowerByColumns(rewriter, loc, op, g, out);
       else if (taps == TransposeTaps::Auto && preferDepthToSpace(g))
         out = lowerByDepthToSpace(rewriter, loc, op, g);
+      else if (int64_t rows = taps == TransposeTaps::Auto
+                                  ? inputBlockRows(g, threads)
+                                  : 0)
+        out = lowerByInputBlocks(rewriter, loc, op, g, rows);
       else if (taps == TransposeTaps::Always ||
                (taps == TransposeTaps::Auto && preferTaps(g, tapsOverhead)))
         out = lowerByTaps(rewriter, loc, op, g, out);
@@ -727,6 +731,169 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         splitAssoc);
     return tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get(outShape, accType), split, mergeAssoc);
+  }
+
+  /// Input blocks for a kernel equal to its stride (preferDepthToSpace's
+  /// geometry: every output position gets exactly one tap) whose kernel is
+  /// too large for the depth-to-space contraction and relaid out tap by tap
+  /// (preferRelayout), with at least 1 MiB of input. The phase lowering
+  /// sweeps the whole input once per tap (a 3-D 2x2x2 layer reads its 8 MiB
+  /// input 8 times from memory); here an scf.forall over blocks of whole
+  /// rows of the first spatial dimension (one batch item each, at most 256
+  /// KiB of input: the L2 keeps them while every tap reads them) runs every
+  /// tap on its block before the next. Returns the block's rows of the first
+  /// spatial dimension (a divisor of it), or 0 for the other lowerings: 2-D
+  /// and 3-D layers only (a 1-D one has no rows to block), and only when the
+  /// blocks split evenly over the threads or are at least 4 a thread (the
+  /// forall is the thread loop). conv-run --compare=transpose-per-tap=never
+  /// (the phases), 1 / 2 threads, Zen 3: see docs/Lowering.md §3.8.
+  static int64_t inputBlockRows(const convgen::TransposeGeometry &g,
+                                int64_t threads) {
+    constexpr int64_t kMinInputBytes = 1024 * 1024;
+    constexpr int64_t kBlockBytes = 256 * 1024;
+    int64_t n = g.numSpatialDims;
+    if (g.layout != Layout::ChannelsLast || n < 2 || !preferRelayout(g))
+      return 0;
+    int64_t phases = 1, rowBytes = g.inChannels * 4;
+    for (int64_t d = 0; d < n; ++d) {
+      if (g.kernelSpatial[d] != g.strides[d] || g.dilations[d] != 1 ||
+          g.cropBefore[d] != 0 ||
+          g.outSpatial[d] != g.inputSpatial[d] * g.strides[d])
+        return 0;
+      phases *= g.strides[d];
+      if (d > 0)
+        rowBytes *= g.inputSpatial[d];
+    }
+    if (phases <= 1 || g.batch * g.inputSpatial[0] * rowBytes < kMinInputBytes)
+      return 0;
+    int64_t rows = 1;
+    for (int64_t r = 2; r <= g.inputSpatial[0]; ++r)
+      if (g.inputSpatial[0] % r == 0 && r * rowBytes <= kBlockBytes)
+        rows = r;
+    int64_t blocks = g.batch * (g.inputSpatial[0] / rows);
+    int64_t t = std::max<int64_t>(1, threads);
+    if (blocks < t || (blocks % t != 0 && blocks < 4 * t))
+      return 0;
+    // Every block reads the whole relaid-out kernel (from the L3 at best),
+    // the phases read the whole input once per tap: blocks only when that
+    // is at most as many bytes.
+    double inputBytes = static_cast<double>(g.batch) * g.inputSpatial[0] *
+                        rowBytes,
+           kernelBytes = static_cast<double>(phases) * g.inChannels *
+                         g.outChannels * 4;
+    if (blocks * kernelBytes > phases * inputBytes)
+      return 0;
+    return rows;
+  }
+
+  /// Input-block lowering (inputBlockRows; docs/Lowering.md §3.8): every
+  /// tap's [Cin, Cout] slice relaid out once (relayoutReversedTaps), then
+  /// an scf.forall over (batch item, block of `rows` rows j_0 of the first
+  /// spatial dimension) in which each tap m writes
+  ///   out[b, j*s + m, co] = sum_ci x[b, j, ci] * K[m, co, ci]
+  /// for the block's input positions j: a correlation of one tap over the
+  /// whole block, into the tap's strided slice of the block's output rows
+  /// [j_0 s_0, (j_0 + rows) s_0), zero filled first (the fill fuses into
+  /// its register tiles). The blocks write disjoint rows, and each output
+  /// value is the sum of one tap: the result does not depend on the
+  /// thread count.
+  Value lowerByInputBlocks(PatternRewriter &b, Location loc, TransposeOp op,
+                           const convgen::TransposeGeometry &g,
+                           int64_t rows) const {
+    int64_t n = g.numSpatialDims, rank = n + 2;
+    Value input = op.getInputs(), kernel = op.getKernel();
+    auto inType = cast<RankedTensorType>(input.getType());
+    Type accType = getAccumulatorType(inType.getElementType());
+    SmallVector<int64_t> zeros(n, 0), ones(n, 1);
+    SmallVector<int64_t> taps(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    SmallVector<OpFoldResult> first(n, b.getIndexAttr(0));
+    // f[t..., ci, co] = K[k - 1 - t..., co, ci]: K[m] is f[k - 1 - m].
+    Value filters = relayoutReversedTaps(b, loc, kernel, first, ones, taps);
+    Type filterElement =
+        cast<RankedTensorType>(filters.getType()).getElementType();
+
+    SmallVector<int64_t> outShape = {g.batch};
+    outShape.append(g.outSpatial.begin(), g.outSpatial.end());
+    outShape.push_back(g.outChannels);
+    // Every output value is written by its tap (no fill of the whole).
+    Value out = tensor::EmptyOp::create(b, loc, outShape, accType);
+    int64_t perItem = g.inputSpatial[0] / rows;
+    auto forall = scf::ForallOp::create(
+        b, loc,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch),
+                               b.getIndexAttr(perItem)},
+        ValueRange{out}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    Value item = forall.getInductionVars()[0];
+    Value block = forall.getInductionVars()[1];
+    AffineExpr j = b.getAffineDimExpr(0);
+    OpFoldResult inRow = affine::makeComposedFoldedAffineApply(
+        b, loc, j * rows, {OpFoldResult(block)});
+    OpFoldResult outRow = affine::makeComposedFoldedAffineApply(
+        b, loc, j * (rows * g.strides[0]), {OpFoldResult(block)});
+    // [1, rows, I_1.., Cin] of the input and [1, rows s_0, O_1.., Cout]
+    // of the output.
+    auto blockSlice = [&](ArrayRef<int64_t> spatial, int64_t channels,
+                          OpFoldResult row, SmallVector<int64_t> &shape,
+                          SmallVector<OpFoldResult> &offsets,
+                          SmallVector<OpFoldResult> &sizes) {
+      shape = {1};
+      shape.append(spatial.begin(), spatial.end());
+      shape.push_back(channels);
+      offsets.assign(rank, b.getIndexAttr(0));
+      offsets[0] = item;
+      offsets[1] = row;
+      for (int64_t s : shape)
+        sizes.push_back(b.getIndexAttr(s));
+    };
+    SmallVector<int64_t> inSpatial(g.inputSpatial.begin(),
+                                   g.inputSpatial.end()),
+        outSpatial(g.outSpatial.begin(), g.outSpatial.end());
+    inSpatial[0] = rows;
+    outSpatial[0] = rows * g.strides[0];
+    SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1)), xOffsets, xSizes,
+        oOffsets, oSizes;
+    SmallVector<int64_t> xShape, oShape;
+    blockSlice(inSpatial, g.inChannels, inRow, xShape, xOffsets, xSizes);
+    blockSlice(outSpatial, g.outChannels, outRow, oShape, oOffsets, oSizes);
+    Value xBlock = tensor::ExtractSliceOp::create(
+        b, loc, inType.clone(xShape), input, xOffsets, xSizes, unit);
+    Value shared = forall.getRegionIterArgs()[0];
+    auto oType = RankedTensorType::get(oShape, accType);
+    Value oBlock = tensor::ExtractSliceOp::create(b, loc, oType, shared,
+                                                  oOffsets, oSizes, unit);
+    auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
+                    Value acc) -> Value {
+      SmallVector<OpFoldResult> fOffsets, fSizes(n, nb.getIndexAttr(1)),
+          fStrides(rank, nb.getIndexAttr(1));
+      for (int64_t d = 0; d < n; ++d)
+        fOffsets.push_back(affine::makeComposedFoldedAffineApply(
+            nb, nl, taps[d] - 1 - nb.getAffineDimExpr(0), {m[d]}));
+      fOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+      fSizes.append(
+          {nb.getIndexAttr(g.inChannels), nb.getIndexAttr(g.outChannels)});
+      SmallVector<int64_t> fShape(n, 1);
+      fShape.append({g.inChannels, g.outChannels});
+      Value filter = tensor::ExtractSliceOp::create(
+          nb, nl, RankedTensorType::get(fShape, filterElement), filters,
+          fOffsets, fSizes, fStrides);
+      SpatialSlice o =
+          spatialSlice(nb, oType, g.layout, m, inSpatial, g.strides);
+      Value init = tensor::ExtractSliceOp::create(
+          nb, nl, oType.clone(o.shape), acc, o.offsets, o.sizes, o.strides);
+      Value zero = arith::ConstantOp::create(nb, nl, nb.getZeroAttr(accType));
+      init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
+      Value sum =
+          createTapCorrelation(nb, nl, g.layout, xBlock, filter, init, ones);
+      return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
+                                           o.sizes, o.strides);
+    };
+    Value result = forEachInBox(b, loc, zeros, taps, oBlock, body);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, oOffsets,
+                                          oSizes, unit);
+    return forall.getResult(0);
   }
 
   /// Few output channels: a phase or tap contraction would have only Cout

@@ -28,6 +28,10 @@
 // (valid with output_padding 1: the last row and column stay zero).
 // RUN: conv-run %s --entry phases_relayout --check --seed 19 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry phases_relayout --check --seed 19 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// A kernel equal to its stride with a large input: the input blocks
+// (docs/Lowering.md §3.8), 1 and 2 threads.
+// RUN: conv-run %s --entry input_blocks --check --seed 23 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry input_blocks --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
@@ -233,4 +237,14 @@ func.func @phases_cout_85(%x: tensor<2x7x9x16xf32>, %k: tensor<3x3x85x16xf32>) -
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<2x7x9x16xf32>, tensor<3x3x85x16xf32> -> tensor<2x14x18x85xf32>
   return %y : tensor<2x14x18x85xf32>
+}
+
+// A kernel equal to its stride, too large for depth-to-space, with 2 MiB of
+// input: the input-block lowering (an scf.forall over its 8 depth rows,
+// every tap on one row before the next), 1 and 2 threads.
+func.func @input_blocks(%x: tensor<1x8x16x16x256xf32>, %k: tensor<2x2x2x128x256xf32>) -> tensor<1x16x32x32x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2, 2] dilation_rate = [1, 1, 1]
+         : tensor<1x8x16x16x256xf32>, tensor<2x2x2x128x256xf32> -> tensor<1x16x32x32x128xf32>
+  return %y : tensor<1x16x32x32x128xf32>
 }

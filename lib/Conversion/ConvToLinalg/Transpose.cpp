@@ -528,9 +528,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         out = lowerByColumns(rewriter, loc, op, g, out);
       else if (taps == TransposeTaps::Auto && preferDepthToSpace(g))
         out = lowerByDepthToSpace(rewriter, loc, op, g);
-      else if (int64_t rows = taps == TransposeTaps::Auto
-                                  ? inputBlockRows(g, threads)
-                                  : 0)
+      else if (int64_t rows =
+                   taps == TransposeTaps::Auto ? inputBlockRows(g, threads) : 0)
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
       else if (taps == TransposeTaps::Always ||
                (taps == TransposeTaps::Auto && preferTaps(g, tapsOverhead)))
@@ -777,10 +776,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // Every block reads the whole relaid-out kernel (from the L3 at best),
     // the phases read the whole input once per tap: blocks only when that
     // is at most as many bytes.
-    double inputBytes = static_cast<double>(g.batch) * g.inputSpatial[0] *
-                        rowBytes,
-           kernelBytes = static_cast<double>(phases) * g.inChannels *
-                         g.outChannels * 4;
+    double inputBytes =
+               static_cast<double>(g.batch) * g.inputSpatial[0] * rowBytes,
+           kernelBytes =
+               static_cast<double>(phases) * g.inChannels * g.outChannels * 4;
     if (blocks * kernelBytes > phases * inputBytes)
       return 0;
     return rows;
@@ -818,11 +817,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // Every output value is written by its tap (no fill of the whole).
     Value out = tensor::EmptyOp::create(b, loc, outShape, accType);
     int64_t perItem = g.inputSpatial[0] / rows;
-    auto forall = scf::ForallOp::create(
-        b, loc,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch),
-                               b.getIndexAttr(perItem)},
-        ValueRange{out}, std::nullopt);
+    auto forall =
+        scf::ForallOp::create(b, loc,
+                              ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch),
+                                                     b.getIndexAttr(perItem)},
+                              ValueRange{out}, std::nullopt);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(forall.getBody());
     Value item = forall.getInductionVars()[0];
@@ -886,8 +885,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
       Value sum =
           createTapCorrelation(nb, nl, g.layout, xBlock, filter, init, ones);
-      return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets,
-                                           o.sizes, o.strides);
+      return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets, o.sizes,
+                                           o.strides);
     };
     Value result = forEachInBox(b, loc, zeros, taps, oBlock, body);
     b.setInsertionPointToStart(forall.getTerminator().getBody());

@@ -31,7 +31,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       for that (relaid out tap by tap) and an input that the phases would
       re-read from memory once per tap, it runs every tap on one block of
       rows of the first spatial dimension (an scf.forall over batch items
-      and blocks, the thread loop) before the next block. With
+      and blocks, the thread loop) before the next block. The phases of a
+      layer with a large input in items of at most 128 KiB run on blocks
+      of 2 batch items at a time (an scf.forall over the blocks), the
+      kernel relaid out once for all of them. With
       `transpose-threads` > 1, the columns lowering of a single 1-D batch
       item whose input rows all land in the output whole runs in that many
       row parts (one scf.forall), each adding only the GEMM rows it
@@ -130,9 +133,9 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "rows into that many parts (an scf.forall), each computing its "
            "GEMM rows and the overlapping rows before them and adding into "
            "its own output positions, in the same order as one thread "
-           "(1: no parts); the input-block lowering takes its blocks only "
-           "when they split evenly over that many threads or are at least "
-           "4 a thread">,
+           "(1: no parts); the input- and batch-block lowerings take their "
+           "blocks only when they split evenly over that many threads or are "
+           "at least 4 a thread">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

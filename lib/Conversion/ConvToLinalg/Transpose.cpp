@@ -224,6 +224,38 @@ Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
                                         strides);
 }
 
+/// The taps that relayoutReversedTaps(kernel, first, step, count) lays out,
+/// as a strided slice of `laidOut`, the whole kernel so relaid out
+/// (first 0, step 1, count k): F[u] = K[k - 1 - u], so
+/// K[first + (count - 1 - t) step] = F[k - 1 - first - (count - 1) step +
+/// t step].
+Value laidOutTaps(OpBuilder &b, Location loc, Value laidOut,
+                  const convgen::TransposeGeometry &g,
+                  ArrayRef<OpFoldResult> first, ArrayRef<int64_t> step,
+                  ArrayRef<int64_t> count) {
+  auto type = cast<RankedTensorType>(laidOut.getType());
+  int64_t n = g.numSpatialDims;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < n; ++d) {
+    AffineExpr e = (g.kernelSpatial[d] - 1 - (count[d] - 1) * step[d]) -
+                   b.getAffineDimExpr(0);
+    offsets.push_back(
+        affine::makeComposedFoldedAffineApply(b, loc, e, {first[d]}));
+    sizes.push_back(b.getIndexAttr(count[d]));
+    strides.push_back(b.getIndexAttr(step[d]));
+    shape.push_back(count[d]);
+  }
+  for (int64_t i = n; i < n + 2; ++i) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+    strides.push_back(b.getIndexAttr(1));
+    shape.push_back(type.getDimSize(i));
+  }
+  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), laidOut,
+                                        offsets, sizes, strides);
+}
+
 /// The spatial slice of `dest` at `offsets` with `sizes` and `strides`
 /// (batch and channels whole), as tensor.extract_slice offsets/sizes/strides.
 struct SpatialSlice {
@@ -531,12 +563,19 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       else if (int64_t rows =
                    taps == TransposeTaps::Auto ? inputBlockRows(g, threads) : 0)
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
+      else if (int64_t items = taps == TransposeTaps::Auto &&
+                                       !preferTaps(g, tapsOverhead)
+                                   ? batchBlockItems(g, threads)
+                                   : 0)
+        out = lowerByBatchBlocks(rewriter, loc, op, g, items, accType);
       else if (taps == TransposeTaps::Always ||
                (taps == TransposeTaps::Auto && preferTaps(g, tapsOverhead)))
         out = lowerByTaps(rewriter, loc, op, g, out);
       else
         out = lowerByPhases(rewriter, loc, op, g, out);
     }
+    if (!out) // (a batch block's geometry; a valid op's always is)
+      return rewriter.notifyMatchFailure(op, "no geometry for a batch block");
     rewriter.replaceOp(op, castElements(rewriter, loc, out, elementType));
     return success();
   }
@@ -889,6 +928,109 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                            o.strides);
     };
     Value result = forEachInBox(b, loc, zeros, taps, oBlock, body);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, oOffsets,
+                                          oSizes, unit);
+    return forall.getResult(0);
+  }
+
+  /// Batch blocks for the phase lowering: the phases sweep the whole input
+  /// once each (Π s times), which for a large batch comes from memory every
+  /// time. An scf.forall over blocks of `items` batch items (the thread
+  /// loop) runs every phase on one block before the next, the kernel relaid
+  /// out once for all of them (docs/Lowering.md §3.9). Returns the block's
+  /// items (a divisor of the batch, the most whose input takes at most 256
+  /// KiB, at least 2), or 0: channels last with more than 4 output channels
+  /// (the phases' tap-correlation path), at least 1 MiB of input, and
+  /// blocks that split evenly over the threads or are at least 4 a thread.
+  static int64_t batchBlockItems(const convgen::TransposeGeometry &g,
+                                 int64_t threads) {
+    constexpr int64_t kMinInputBytes = 1024 * 1024;
+    constexpr int64_t kBlockBytes = 256 * 1024;
+    if (g.layout != Layout::ChannelsLast || g.outChannels <= kMaxLanesCout)
+      return 0;
+    int64_t phases = 1, itemBytes = g.inChannels * 4;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      phases *= g.strides[d];
+      itemBytes *= g.inputSpatial[d];
+    }
+    if (phases <= 1 || g.batch * itemBytes < kMinInputBytes)
+      return 0;
+    constexpr int64_t items = 2;
+    if (g.batch <= items || g.batch % items != 0 ||
+        items * itemBytes > kBlockBytes)
+      return 0;
+    int64_t blocks = g.batch / items;
+    int64_t t = std::max<int64_t>(1, threads);
+    if (blocks < t || (blocks % t != 0 && blocks < 4 * t))
+      return 0;
+    return items;
+  }
+
+  /// Batch-block lowering (batchBlockItems): the kernel relaid out once
+  /// (relayoutReversedTaps, all taps), then an scf.forall over blocks of
+  /// `items` batch items, each the phase lowering of its block (a clone of
+  /// `op` on the block's input, lowered here and erased) into the block's
+  /// slice of the output, its phases reading their taps from the relaid-out
+  /// kernel (laidOutTaps). The blocks write disjoint batch items: the result
+  /// does not depend on the thread count.
+  Value lowerByBatchBlocks(PatternRewriter &b, Location loc, TransposeOp op,
+                           const convgen::TransposeGeometry &g, int64_t items,
+                           Type accType) const {
+    int64_t n = g.numSpatialDims, rank = n + 2;
+    Value input = op.getInputs(), kernel = op.getKernel();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto resultType = op.getOutput().getType();
+    SmallVector<int64_t> ones(n, 1),
+        taps(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    SmallVector<OpFoldResult> first(n, b.getIndexAttr(0));
+    Value laidOut = relayoutReversedTaps(b, loc, kernel, first, ones, taps);
+    Value out = tensor::EmptyOp::create(b, loc, resultType.getShape(), accType);
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(g.batch / items)},
+        ValueRange{out}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    OpFoldResult first0 = affine::makeComposedFoldedAffineApply(
+        b, loc, b.getAffineDimExpr(0) * items,
+        {OpFoldResult(forall.getInductionVars()[0])});
+    auto blockOf = [&](RankedTensorType type, SmallVector<int64_t> &shape,
+                       SmallVector<OpFoldResult> &offsets,
+                       SmallVector<OpFoldResult> &sizes) {
+      shape.assign(type.getShape().begin(), type.getShape().end());
+      shape[0] = items;
+      offsets.assign(rank, b.getIndexAttr(0));
+      offsets[0] = first0;
+      for (int64_t s : shape)
+        sizes.push_back(b.getIndexAttr(s));
+    };
+    SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1)), xOffsets, xSizes,
+        oOffsets, oSizes;
+    SmallVector<int64_t> xShape, oShape;
+    blockOf(inType, xShape, xOffsets, xSizes);
+    auto outType = cast<RankedTensorType>(out.getType());
+    blockOf(outType, oShape, oOffsets, oSizes);
+    Value xBlock = tensor::ExtractSliceOp::create(
+        b, loc, inType.clone(xShape), input, xOffsets, xSizes, unit);
+    Value shared = forall.getRegionIterArgs()[0];
+    Value oBlock = tensor::ExtractSliceOp::create(
+        b, loc, outType.clone(oShape), shared, oOffsets, oSizes, unit);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+    Value zeros = linalg::FillOp::create(b, loc, zero, oBlock).getResult(0);
+    // The block's op: `op` on the block's input (its geometry, with
+    // `items` batch items, drives the phase lowering).
+    IRMapping mapping;
+    mapping.map(input, xBlock);
+    auto block = cast<TransposeOp>(b.clone(*op, mapping));
+    block.getOutput().setType(resultType.clone(oShape));
+    auto blockGeometry = block.getGeometry();
+    Value result =
+        blockGeometry
+            ? lowerByPhases(b, loc, block, *blockGeometry, zeros, laidOut)
+            : Value();
+    b.eraseOp(block);
+    if (!result)
+      return {};
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, loc, result, shared, oOffsets,
                                           oSizes, unit);
@@ -1784,8 +1926,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return forEachTapRunBox(b, loc, tapRuns(g), out, body);
   }
 
+  /// `laidOut`: when set, the whole kernel relaid out by
+  /// relayoutReversedTaps (all taps, reversed), of which each phase reads
+  /// its taps as a strided slice instead of relaying them out itself (the
+  /// batch blocks: once for all blocks). `out` is zeros (a linalg.fill),
+  /// whose destination the phases write into when they partition it.
   Value lowerByPhases(PatternRewriter &b, Location loc, TransposeOp op,
-                      const convgen::TransposeGeometry &g, Value out) const {
+                      const convgen::TransposeGeometry &g, Value out,
+                      Value laidOut = {}) const {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(out.getType()).getElementType();
     SmallVector<SmallVector<Phase1D>> phases(n);
@@ -1864,9 +2012,16 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           covered += p.outCount;
       partitioned &= covered == g.outSpatial[d];
     }
-    if (partitioned)
-      out = tensor::EmptyOp::create(
-          b, loc, cast<RankedTensorType>(out.getType()).getShape(), accType);
+    // (A fill of a batch block's slice of the output: that slice.)
+    if (partitioned) {
+      auto fill = out.getDefiningOp<linalg::FillOp>();
+      if (fill && !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+        out = fill.getDpsInits()[0];
+      else
+        out = tensor::EmptyOp::create(
+            b, loc, cast<RankedTensorType>(out.getType()).getShape(),
+            accType);
+    }
 
     Value kernel = op.getKernel();
     auto kType = cast<RankedTensorType>(kernel.getType());
@@ -1874,7 +2029,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     int64_t rank = n + 2;
     // createCorrelation's tap correlation on a vectorized relayout of the
     // phase's taps (preferRelayout).
-    bool relayout = preferRelayout(g);
+    bool relayout = laidOut || preferRelayout(g);
     // Iterate over the cartesian product of per-dimension segments.
     SmallVector<int64_t> idx(n, 0);
     while (true) {
@@ -1978,8 +2133,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           Value phase =
               relayout ? createTapCorrelation(
                              nb, nl, g.layout, window,
-                             relayoutReversedTaps(nb, nl, kernel, firstTap,
-                                                  tapStep, numTaps),
+                             laidOut ? laidOutTaps(nb, nl, laidOut, g, firstTap,
+                                                   tapStep, numTaps)
+                                     : relayoutReversedTaps(nb, nl, kernel,
+                                                            firstTap, tapStep,
+                                                            numTaps),
                              init, dil)
                  : createCorrelation(nb, nl, g.layout, window, src,
                                      gatherOffset, gatherStep, numTaps, init,

@@ -32,6 +32,9 @@
 // (docs/Lowering.md §3.8), 1 and 2 threads.
 // RUN: conv-run %s --entry input_blocks --check --seed 23 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry input_blocks --check --seed 23 --num-threads=2 | FileCheck %s --check-prefix=F32
+// The phases in batch blocks (§3.9), 1 and 2 threads.
+// RUN: conv-run %s --entry batch_blocks --check --seed 24 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry batch_blocks --check --seed 24 --num-threads=2 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_1x1 --check --seed 17 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_forall_uncovered --check --seed 18 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
@@ -247,4 +250,14 @@ func.func @input_blocks(%x: tensor<1x8x16x16x256xf32>, %k: tensor<2x2x2x128x256x
          strides = [2, 2, 2] dilation_rate = [1, 1, 1]
          : tensor<1x8x16x16x256xf32>, tensor<2x2x2x128x256xf32> -> tensor<1x16x32x32x128xf32>
   return %y : tensor<1x16x32x32x128xf32>
+}
+
+// A 4x4 stride-2 'same' layer with 1 MiB of input in 8 items of 128 KiB:
+// the batch blocks (4 blocks of 2 items, every phase on a block before the
+// next), 1 and 2 threads.
+func.func @batch_blocks(%x: tensor<8x16x16x128xf32>, %k: tensor<4x4x64x128xf32>) -> tensor<8x32x32x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<8x16x16x128xf32>, tensor<4x4x64x128xf32> -> tensor<8x32x32x64xf32>
+  return %y : tensor<8x32x32x64xf32>
 }

@@ -563,10 +563,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       else if (int64_t rows =
                    taps == TransposeTaps::Auto ? inputBlockRows(g, threads) : 0)
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
-      else if (int64_t items = taps == TransposeTaps::Auto &&
-                                       !preferTaps(g, tapsOverhead)
-                                   ? batchBlockItems(g, threads)
-                                   : 0)
+      else if (int64_t items =
+                   taps == TransposeTaps::Auto && !preferTaps(g, tapsOverhead)
+                       ? batchBlockItems(g, threads)
+                       : 0)
         out = lowerByBatchBlocks(rewriter, loc, op, g, items, accType);
       else if (taps == TransposeTaps::Always ||
                (taps == TransposeTaps::Auto && preferTaps(g, tapsOverhead)))
@@ -1024,10 +1024,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto block = cast<TransposeOp>(b.clone(*op, mapping));
     block.getOutput().setType(resultType.clone(oShape));
     auto blockGeometry = block.getGeometry();
-    Value result =
-        blockGeometry
-            ? lowerByPhases(b, loc, block, *blockGeometry, zeros, laidOut)
-            : Value();
+    Value result = blockGeometry ? lowerByPhases(b, loc, block, *blockGeometry,
+                                                 zeros, laidOut)
+                                 : Value();
     b.eraseOp(block);
     if (!result)
       return {};
@@ -2019,8 +2018,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         out = fill.getDpsInits()[0];
       else
         out = tensor::EmptyOp::create(
-            b, loc, cast<RankedTensorType>(out.getType()).getShape(),
-            accType);
+            b, loc, cast<RankedTensorType>(out.getType()).getShape(), accType);
     }
 
     Value kernel = op.getKernel();
@@ -2131,17 +2129,17 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
           }
           Value phase =
-              relayout ? createTapCorrelation(
-                             nb, nl, g.layout, window,
-                             laidOut ? laidOutTaps(nb, nl, laidOut, g, firstTap,
-                                                   tapStep, numTaps)
-                                     : relayoutReversedTaps(nb, nl, kernel,
-                                                            firstTap, tapStep,
-                                                            numTaps),
-                             init, dil)
-                 : createCorrelation(nb, nl, g.layout, window, src,
-                                     gatherOffset, gatherStep, numTaps, init,
-                                     dil);
+              relayout
+                  ? createTapCorrelation(
+                        nb, nl, g.layout, window,
+                        laidOut ? laidOutTaps(nb, nl, laidOut, g, firstTap,
+                                              tapStep, numTaps)
+                                : relayoutReversedTaps(nb, nl, kernel, firstTap,
+                                                       tapStep, numTaps),
+                        init, dil)
+                  : createCorrelation(nb, nl, g.layout, window, src,
+                                      gatherOffset, gatherStep, numTaps, init,
+                                      dil);
           // The window rows that hold input: the code generator skips the
           // taps that read its zero padding (kPhaseWindowAttrName).
           if (!validRows.empty())

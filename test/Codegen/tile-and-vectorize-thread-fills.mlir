@@ -1,5 +1,5 @@
-// RUN: conv-opt %s --convert-conv-to-linalg=transpose-per-tap=never --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
-// RUN: conv-opt %s --convert-conv-to-linalg=transpose-per-tap=never --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288 num-threads=1" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ONE
 
 // A zero fill left outside every scf.forall once the contractions are
 // tiled, with at least 64 Ki elements, runs over the threads along its
@@ -7,9 +7,7 @@
 // stride-2 dilation-2 transposed convolution: its phases write a quarter of
 // the 8 x 32 x 32 x 128 output (every tap lands on the even rows and
 // columns), so the whole output is zeroed first: 4 batch items a thread,
-// then the phase's own scf.forall over the batch. (With
-// transpose-per-tap=never: by default its 1 MiB of input takes the batch
-// blocks of Lowering.md §3.9, whose blocks zero their own slices.)
+// then the phase's own scf.forall over the batch.
 // CHECK-LABEL: func.func @dilated_transpose
 // CHECK:         %[[Z:.*]] = scf.forall ({{.*}}) = (0) to (8) step (4) shared_outs(%[[O:[^ ]*]] = %{{.*}}) -> (tensor<8x32x32x128xf32>) {
 // CHECK:           %[[S:.*]] = tensor.extract_slice %[[O]]{{.*}} to tensor<4x32x32x128xf32>

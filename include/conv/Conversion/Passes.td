@@ -32,9 +32,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       re-read from memory once per tap, it runs every tap on one block of
       rows of the first spatial dimension (an scf.forall over batch items
       and blocks, the thread loop) before the next block. The phases of a
-      layer with a large input in items of at most 128 KiB run on blocks
-      of 2 batch items at a time (an scf.forall over the blocks), the
-      kernel relaid out once for all of them. With
+      layer with a large input in items of at most 128 KiB and a kernel
+      relaid out tap by tap run on blocks of 2 batch items at a time (an
+      scf.forall over the blocks), the kernel relaid out once for all of
+      them. With
       `transpose-threads` > 1, the columns lowering of a single 1-D batch
       item whose input rows all land in the output whole runs in that many
       row parts (one scf.forall), each adding only the GEMM rows it

@@ -939,15 +939,16 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// time. An scf.forall over blocks of `items` batch items (the thread
   /// loop) runs every phase on one block before the next, the kernel relaid
   /// out once for all of them (docs/Lowering.md §3.9). Returns the block's
-  /// items (a divisor of the batch, the most whose input takes at most 256
-  /// KiB, at least 2), or 0: channels last with more than 4 output channels
-  /// (the phases' tap-correlation path), at least 1 MiB of input, and
-  /// blocks that split evenly over the threads or are at least 4 a thread.
+  /// items (2, when their input takes at most 256 KiB and they divide the
+  /// batch), or 0: channels last with a kernel that the phases
+  /// relay out tap by tap (preferRelayout: at least 256K elements, more
+  /// than 4 output channels), at least 1 MiB of input, and blocks that split
+  /// evenly over the threads or are at least 4 a thread.
   static int64_t batchBlockItems(const convgen::TransposeGeometry &g,
                                  int64_t threads) {
     constexpr int64_t kMinInputBytes = 1024 * 1024;
     constexpr int64_t kBlockBytes = 256 * 1024;
-    if (g.layout != Layout::ChannelsLast || g.outChannels <= kMaxLanesCout)
+    if (g.layout != Layout::ChannelsLast || !preferRelayout(g))
       return 0;
     int64_t phases = 1, itemBytes = g.inChannels * 4;
     for (int64_t d = 0; d < g.numSpatialDims; ++d) {

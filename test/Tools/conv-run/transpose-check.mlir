@@ -252,12 +252,12 @@ func.func @input_blocks(%x: tensor<1x8x16x16x256xf32>, %k: tensor<2x2x2x128x256x
   return %y : tensor<1x16x32x32x128xf32>
 }
 
-// A 4x4 stride-2 'same' layer with 1 MiB of input in 8 items of 128 KiB:
-// the batch blocks (4 blocks of 2 items, every phase on a block before the
-// next), 1 and 2 threads.
-func.func @batch_blocks(%x: tensor<8x16x16x128xf32>, %k: tensor<4x4x64x128xf32>) -> tensor<8x32x32x64xf32> {
+// A 4x4 stride-2 'same' layer with 1 MiB of input in 16 items of 64 KiB
+// and a kernel of 512K elements: the batch blocks (8 blocks of 2 items,
+// every phase on a block before the next), 1 and 2 threads.
+func.func @batch_blocks(%x: tensor<16x8x8x256xf32>, %k: tensor<4x4x128x256xf32>) -> tensor<16x16x16x128xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same
          strides = [2, 2] dilation_rate = [1, 1]
-         : tensor<8x16x16x128xf32>, tensor<4x4x64x128xf32> -> tensor<8x32x32x64xf32>
-  return %y : tensor<8x32x32x64xf32>
+         : tensor<16x8x8x256xf32>, tensor<4x4x128x256xf32> -> tensor<16x16x16x128xf32>
+  return %y : tensor<16x16x16x128xf32>
 }

@@ -646,17 +646,33 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// keep the phases, each of which keeps its own kernel slice resident
   /// while it sweeps the input (measured: 2-D U-Net 100x100x256 -> 128 with
   /// its 512 KiB kernel, and the 3-D U-Net layers, ran slower merged).
-  static bool preferDepthToSpace(const convgen::TransposeGeometry &g) {
-    constexpr int64_t kMaxKernelBytes = 128 * 1024;
-    constexpr int64_t kMinInputBytes = 1024 * 1024;
-    if (g.layout != Layout::ChannelsLast)
-      return false;
-    int64_t phases = 1, inputBytes = g.batch * g.inChannels * 4;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+  /// Every output position gets exactly one tap: a kernel equal to its
+  /// stride in every dimension, dilation 1, no crop and out = in * s (the
+  /// geometry of the depth-to-space and input-block lowerings).
+  static bool oneTapPerOutput(const convgen::TransposeGeometry &g) {
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
       if (g.kernelSpatial[d] != g.strides[d] || g.dilations[d] != 1 ||
           g.cropBefore[d] != 0 ||
           g.outSpatial[d] != g.inputSpatial[d] * g.strides[d])
         return false;
+    return true;
+  }
+
+  /// Whether `blocks` iterations of a block lowering's scf.forall (the
+  /// thread loop) make a balanced split: evenly over the threads, or at
+  /// least 4 a thread.
+  static bool blocksSplitOverThreads(int64_t blocks, int64_t threads) {
+    int64_t t = std::max<int64_t>(1, threads);
+    return blocks >= t && (blocks % t == 0 || blocks >= 4 * t);
+  }
+
+  static bool preferDepthToSpace(const convgen::TransposeGeometry &g) {
+    constexpr int64_t kMaxKernelBytes = 128 * 1024;
+    constexpr int64_t kMinInputBytes = 1024 * 1024;
+    if (g.layout != Layout::ChannelsLast || !oneTapPerOutput(g))
+      return false;
+    int64_t phases = 1, inputBytes = g.batch * g.inChannels * 4;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
       phases *= g.strides[d];
       inputBytes *= g.inputSpatial[d];
     }
@@ -790,14 +806,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     constexpr int64_t kMinInputBytes = 1024 * 1024;
     constexpr int64_t kBlockBytes = 256 * 1024;
     int64_t n = g.numSpatialDims;
-    if (g.layout != Layout::ChannelsLast || n < 2 || !preferRelayout(g))
+    if (g.layout != Layout::ChannelsLast || n < 2 || !preferRelayout(g) ||
+        !oneTapPerOutput(g))
       return 0;
     int64_t phases = 1, rowBytes = g.inChannels * 4;
     for (int64_t d = 0; d < n; ++d) {
-      if (g.kernelSpatial[d] != g.strides[d] || g.dilations[d] != 1 ||
-          g.cropBefore[d] != 0 ||
-          g.outSpatial[d] != g.inputSpatial[d] * g.strides[d])
-        return 0;
       phases *= g.strides[d];
       if (d > 0)
         rowBytes *= g.inputSpatial[d];
@@ -809,8 +822,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       if (g.inputSpatial[0] % r == 0 && r * rowBytes <= kBlockBytes)
         rows = r;
     int64_t blocks = g.batch * (g.inputSpatial[0] / rows);
-    int64_t t = std::max<int64_t>(1, threads);
-    if (blocks < t || (blocks % t != 0 && blocks < 4 * t))
+    if (!blocksSplitOverThreads(blocks, threads))
       return 0;
     // Every block reads the whole relaid-out kernel (from the L3 at best),
     // the phases read the whole input once per tap: blocks only when that
@@ -845,10 +857,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     SmallVector<int64_t> zeros(n, 0), ones(n, 1);
     SmallVector<int64_t> taps(g.kernelSpatial.begin(), g.kernelSpatial.end());
     SmallVector<OpFoldResult> first(n, b.getIndexAttr(0));
-    // f[t..., ci, co] = K[k - 1 - t..., co, ci]: K[m] is f[k - 1 - m].
+    // f[t..., ci, co] = K[k - 1 - t..., co, ci]: K[m] is f[k - 1 - m]
+    // (laidOutTaps of one tap).
     Value filters = relayoutReversedTaps(b, loc, kernel, first, ones, taps);
-    Type filterElement =
-        cast<RankedTensorType>(filters.getType()).getElementType();
 
     SmallVector<int64_t> outShape = {g.batch};
     outShape.append(g.outSpatial.begin(), g.outSpatial.end());
@@ -903,19 +914,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                                   oOffsets, oSizes, unit);
     auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> m,
                     Value acc) -> Value {
-      SmallVector<OpFoldResult> fOffsets, fSizes(n, nb.getIndexAttr(1)),
-          fStrides(rank, nb.getIndexAttr(1));
-      for (int64_t d = 0; d < n; ++d)
-        fOffsets.push_back(affine::makeComposedFoldedAffineApply(
-            nb, nl, taps[d] - 1 - nb.getAffineDimExpr(0), {m[d]}));
-      fOffsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
-      fSizes.append(
-          {nb.getIndexAttr(g.inChannels), nb.getIndexAttr(g.outChannels)});
-      SmallVector<int64_t> fShape(n, 1);
-      fShape.append({g.inChannels, g.outChannels});
-      Value filter = tensor::ExtractSliceOp::create(
-          nb, nl, RankedTensorType::get(fShape, filterElement), filters,
-          fOffsets, fSizes, fStrides);
+      Value filter = laidOutTaps(nb, nl, filters, g, m, ones, ones);
       SpatialSlice o =
           spatialSlice(nb, oType, g.layout, m, inSpatial, g.strides);
       Value init = tensor::ExtractSliceOp::create(
@@ -961,9 +960,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     if (g.batch <= items || g.batch % items != 0 ||
         items * itemBytes > kBlockBytes)
       return 0;
-    int64_t blocks = g.batch / items;
-    int64_t t = std::max<int64_t>(1, threads);
-    if (blocks < t || (blocks % t != 0 && blocks < 4 * t))
+    if (!blocksSplitOverThreads(g.batch / items, threads))
       return 0;
     return items;
   }

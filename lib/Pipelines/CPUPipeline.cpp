@@ -70,6 +70,11 @@ void mlir::conv::buildConvToLinalgPipeline(
     convOptions.dwThreads = resolveNumThreads(options.numThreads);
     // Single 1-D items of the columns lowering: one row part per thread.
     convOptions.transposeThreads = convOptions.dwThreads;
+    // With AVX-512 the phases that multiply padding along their last
+    // dimension run their register-tile rows along the batch (4-vector
+    // tiles, conv-cpu-tile-and-vectorize), which batch blocks would cut
+    // short.
+    convOptions.transposeBatchRows = host.vectorBits >= 512;
     // 16-bit ops as f32 ops between conversions (bf16 transposes stay
     // bf16 for vdpbf16ps).
     convOptions.widen16BitOperands = true;

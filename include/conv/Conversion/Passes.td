@@ -137,6 +137,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "(1: no parts); the input- and batch-block lowerings take their "
            "blocks only when they split evenly over that many threads or are "
            "at least 4 a thread">,
+    Option<"transposeBatchRows", "transpose-batch-rows", "bool",
+           /*default=*/"false",
+           "The code generator runs the register-tile rows of phases that "
+           "multiply padding along the last spatial dimension along the "
+           "batch (conv-cpu-tile-and-vectorize with AVX-512): such ops, when "
+           "their batch makes 4 rows a thread, keep the phases over the "
+           "whole batch instead of batch blocks of 2 items">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -43,12 +43,15 @@ struct ConvertConvToLinalgPass
     dwOptions.threads = dwThreads;
     dwOptions.bf16Pairs = bf16Dot;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
-    populateTransposeToLinalgPatterns(patterns,
-                                      zeroInsertionTranspose
-                                          ? TransposeLowering::ZeroInsertion
-                                          : TransposeLowering::Phase,
-                                      *taps, transposeTapsOverhead,
-                                      transposeThreads);
+    TransposeLoweringOptions transposeOptions;
+    transposeOptions.lowering = zeroInsertionTranspose
+                                    ? TransposeLowering::ZeroInsertion
+                                    : TransposeLowering::Phase;
+    transposeOptions.taps = *taps;
+    transposeOptions.tapsOverhead = transposeTapsOverhead;
+    transposeOptions.threads = transposeThreads;
+    transposeOptions.batchRows = transposeBatchRows;
+    populateTransposeToLinalgPatterns(patterns, transposeOptions);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,
                                           /*keepBF16=*/bf16Dot);

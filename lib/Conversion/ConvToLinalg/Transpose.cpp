@@ -531,10 +531,10 @@ SpatialSlice tapOutputSlice(OpBuilder &b, Location loc,
 }
 
 struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
-  TransposeToLinalg(MLIRContext *ctx, TransposeLowering lowering,
-                    TransposeTaps taps, double tapsOverhead, int64_t threads)
-      : OpRewritePattern(ctx), lowering(lowering), taps(taps),
-        tapsOverhead(tapsOverhead), threads(threads) {}
+  TransposeToLinalg(MLIRContext *ctx, const TransposeLoweringOptions &options)
+      : OpRewritePattern(ctx), lowering(options.lowering), taps(options.taps),
+        tapsOverhead(options.tapsOverhead), threads(options.threads),
+        batchRows(options.batchRows) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -565,7 +565,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
       else if (int64_t items =
                    taps == TransposeTaps::Auto && !preferTaps(g, tapsOverhead)
-                       ? batchBlockItems(g, threads)
+                       ? batchBlockItems(g, threads, batchRows)
                        : 0)
         out = lowerByBatchBlocks(rewriter, loc, op, g, items, accType);
       else if (taps == TransposeTaps::Always ||
@@ -578,6 +578,27 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       return rewriter.notifyMatchFailure(op, "no geometry for a batch block");
     rewriter.replaceOp(op, castElements(rewriter, loc, out, elementType));
     return success();
+  }
+
+  /// Along spatial dimension `d`: the products the phases compute (each
+  /// phase's output rows times its taps, padding included) and the useful
+  /// ones (the input rows of each tap that land in the output).
+  static std::pair<int64_t, int64_t>
+  phaseProducts(const convgen::TransposeGeometry &g, int64_t d) {
+    int64_t computed = 0, useful = 0;
+    for (int64_t r = 0; r < g.strides[d]; ++r) {
+      Phase1D p = computePhase(r, g.inputSpatial[d], g.kernelSpatial[d],
+                               g.strides[d], g.dilations[d], g.cropBefore[d],
+                               g.outSpatial[d]);
+      if (p.numTaps > 0)
+        computed += p.outCount * p.numTaps;
+    }
+    for (int64_t m = 0; m < g.kernelSpatial[d]; ++m)
+      useful += computeTapRange(m, g.inputSpatial[d], g.strides[d],
+                                g.dilations[d], g.cropBefore[d],
+                                g.outSpatial[d])
+                    .count;
+    return {computed, useful};
   }
 
   /// The phase correlations multiply the padding around the input too: per
@@ -608,18 +629,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     double computed = 1, useful = 1;
     int64_t taps = 1;
     for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      int64_t c = 0, u = 0;
-      for (int64_t r = 0; r < g.strides[d]; ++r) {
-        Phase1D p = computePhase(r, g.inputSpatial[d], g.kernelSpatial[d],
-                                 g.strides[d], g.dilations[d], g.cropBefore[d],
-                                 g.outSpatial[d]);
-        if (p.numTaps > 0)
-          c += p.outCount * p.numTaps;
-      }
-      for (int64_t m = 0; m < g.kernelSpatial[d]; ++m)
-        u += computeTapRange(m, g.inputSpatial[d], g.strides[d],
-                             g.dilations[d], g.cropBefore[d], g.outSpatial[d])
-                 .count;
+      auto [c, u] = phaseProducts(g, d);
       // Along every dimension but the last the CPU code generator runs one
       // output row per register tile and skips the taps that read padding
       // (kPhaseWindowAttrName): only the last dimension's padding products
@@ -943,12 +953,24 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// relay out tap by tap (preferRelayout: at least 256K elements, more
   /// than 4 output channels), at least 1 MiB of input, and blocks that split
   /// evenly over the threads or are at least 4 a thread.
+  /// With `batchRows` (AVX-512 hosts), not for phases that multiply padding
+  /// along the last dimension when the batch makes 4 rows a thread: the
+  /// code generator runs their register-tile rows along the batch, which
+  /// skips those products, where a block's 2 items would be too few rows
+  /// (conv-run --compare against the phases, 30 call pairs, 1 / 2 threads,
+  /// Zen 4: DCGAN 8x8 -> 16x16 4x4 s2, batch 64, in blocks of 2 items
+  /// -6 / -4 %, of 4 items (batch rows) -2 / +1 %, of 8 items 0 / 0 %).
   static int64_t batchBlockItems(const convgen::TransposeGeometry &g,
-                                 int64_t threads) {
+                                 int64_t threads, bool batchRows) {
     constexpr int64_t kMinInputBytes = 1024 * 1024;
     constexpr int64_t kBlockBytes = 256 * 1024;
     if (g.layout != Layout::ChannelsLast || !preferRelayout(g))
       return 0;
+    if (batchRows && g.batch % (4 * std::max<int64_t>(1, threads)) == 0) {
+      auto [computed, useful] = phaseProducts(g, g.numSpatialDims - 1);
+      if (computed > useful)
+        return 0;
+    }
     int64_t phases = 1, itemBytes = g.inChannels * 4;
     for (int64_t d = 0; d < g.numSpatialDims; ++d) {
       phases *= g.strides[d];
@@ -2210,8 +2232,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeTaps taps;
   double tapsOverhead;
   /// The kernel's threads (option transpose-threads): row parts of the
-  /// columns lowering (lowerByColumns).
+  /// columns lowering (lowerByColumns), the block lowerings' thread split.
   int64_t threads;
+  /// The code generator's register-tile rows along the batch (option
+  /// transpose-batch-rows): see batchBlockItems.
+  bool batchRows;
 };
 
 } // namespace
@@ -2241,11 +2266,7 @@ int64_t mlir::conv::transposeRowParts(const convgen::TransposeGeometry &g,
   return TransposeToLinalg::rowParts(g, threads);
 }
 
-void mlir::conv::populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
-                                                   TransposeLowering lowering,
-                                                   TransposeTaps taps,
-                                                   double tapsOverhead,
-                                                   int64_t threads) {
-  patterns.add<TransposeToLinalg>(patterns.getContext(), lowering, taps,
-                                  tapsOverhead, threads);
+void mlir::conv::populateTransposeToLinalgPatterns(
+    RewritePatternSet &patterns, const TransposeLoweringOptions &options) {
+  patterns.add<TransposeToLinalg>(patterns.getContext(), options);
 }

@@ -4,6 +4,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --implicit-check-not=conv.transpose
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-threads=2 --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=T2
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-threads=3 --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=T3
+// RUN: conv-opt %s --convert-conv-to-linalg=transpose-batch-rows=true --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ROWS
 
 // 3-D U-Net up-convolution 16^3 x 256 -> 32^3 x 128, batch 2: an 8 MiB
 // input and a 1 MiB kernel (256K elements: relaid out tap by tap, too large
@@ -148,9 +149,30 @@ func.func @input_blocks_2d(%x: tensor<1x64x64x256xf32>, %k: tensor<2x2x256x256xf
 // T3-LABEL: func.func @batch_blocks
 // T3-NOT:     scf.forall
 // T3:         return
+// With the code generator's batch rows (transpose-batch-rows, AVX-512):
+// the phases multiply padding along the last dimension (the window padded
+// by one column) and the batch of 16 makes tiles of 4 rows, so the phases
+// run over the whole batch instead.
+// ROWS-LABEL: func.func @batch_blocks
+// ROWS-NOT:     scf.forall
+// ROWS-COUNT-4: tensor<2x2x256x128xf32>) outs(%{{.+}} : tensor<16x8x8x128xf32>) attrs = {conv.phase_window
+// ROWS:         return
 func.func @batch_blocks(%x: tensor<16x8x8x256xf32>, %k: tensor<4x4x128x256xf32>) -> tensor<16x16x16x128xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<16x8x8x256xf32>, tensor<4x4x128x256xf32> -> tensor<16x16x16x128xf32>
   return %y : tensor<16x16x16x128xf32>
+}
+
+// -----
+
+// A batch of 18 items (1.1 MiB): no tiles of 4 batch rows, so the blocks
+// stay with transpose-batch-rows too.
+// CHECK-LABEL: func.func @batch_blocks_odd_batch
+// CHECK:         scf.forall ({{.+}}) in (9)
+// ROWS-LABEL:  func.func @batch_blocks_odd_batch
+// ROWS:          scf.forall ({{.+}}) in (9)
+func.func @batch_blocks_odd_batch(%x: tensor<18x8x8x256xf32>, %k: tensor<4x4x128x256xf32>) -> tensor<18x16x16x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<18x8x8x256xf32>, tensor<4x4x128x256xf32> -> tensor<18x16x16x128xf32>
+  return %y : tensor<18x16x16x128xf32>
 }
 
 // -----

@@ -159,17 +159,31 @@ enum class TransposeTaps {
 /// Parses "auto", "always", "never" or "columns".
 std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 
-/// conv.transpose -> linalg.
-/// `tapsOverhead`: with TransposeTaps::Auto, the ratio of the phases'
-/// products to the useful ones above which the op is lowered tap by tap.
-/// `threads`: the threads the kernel runs on; with more than 1, the columns
-/// lowering of a single 1-D batch item runs in that many row parts
-/// (docs/Lowering.md §3.6).
-void populateTransposeToLinalgPatterns(RewritePatternSet &patterns,
-                                       TransposeLowering lowering,
-                                       TransposeTaps taps = TransposeTaps::Auto,
-                                       double tapsOverhead = 1.10,
-                                       int64_t threads = 1);
+/// How conv.transpose is lowered (the CPU pipeline sets these from the
+/// host and its own options).
+struct TransposeLoweringOptions {
+  TransposeLowering lowering = TransposeLowering::Phase;
+  TransposeTaps taps = TransposeTaps::Auto;
+  /// With TransposeTaps::Auto, the ratio of the phases' products to the
+  /// useful ones above which the op is lowered tap by tap.
+  double tapsOverhead = 1.10;
+  /// The threads the kernel runs on; with more than 1, the columns lowering
+  /// of a single 1-D batch item runs in that many row parts
+  /// (docs/Lowering.md §3.6), and the input- and batch-block lowerings take
+  /// their blocks only when they split evenly over the threads.
+  int64_t threads = 1;
+  /// The code generator runs the register-tile rows of phases whose window
+  /// is padded along the last dimension along the batch (AVX-512 hosts,
+  /// conv-cpu-tile-and-vectorize), when the batch makes tiles of 4 rows on
+  /// every thread: such ops keep the phases over the whole batch instead
+  /// of batch blocks (docs/Lowering.md §3.9), whose 2 items would leave
+  /// too few rows.
+  bool batchRows = false;
+};
+
+/// conv.transpose -> linalg (docs/Lowering.md §3).
+void populateTransposeToLinalgPatterns(
+    RewritePatternSet &patterns, const TransposeLoweringOptions &options = {});
 
 /// The number of row parts (one scf.forall iteration, on one thread, each)
 /// the conv.transpose lowering runs `g` in on `threads` threads, or 0: the

@@ -587,17 +587,17 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   phaseProducts(const convgen::TransposeGeometry &g, int64_t d) {
     int64_t computed = 0, useful = 0;
     for (int64_t r = 0; r < g.strides[d]; ++r) {
-      Phase1D p = computePhase(r, g.inputSpatial[d], g.kernelSpatial[d],
-                               g.strides[d], g.dilations[d], g.cropBefore[d],
-                               g.outSpatial[d]);
+      Phase1D p =
+          computePhase(r, g.inputSpatial[d], g.kernelSpatial[d], g.strides[d],
+                       g.dilations[d], g.cropBefore[d], g.outSpatial[d]);
       if (p.numTaps > 0)
         computed += p.outCount * p.numTaps;
     }
     for (int64_t m = 0; m < g.kernelSpatial[d]; ++m)
-      useful += computeTapRange(m, g.inputSpatial[d], g.strides[d],
-                                g.dilations[d], g.cropBefore[d],
-                                g.outSpatial[d])
-                    .count;
+      useful +=
+          computeTapRange(m, g.inputSpatial[d], g.strides[d], g.dilations[d],
+                          g.cropBefore[d], g.outSpatial[d])
+              .count;
     return {computed, useful};
   }
 

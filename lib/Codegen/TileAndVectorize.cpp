@@ -130,6 +130,8 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// put a column block's rows in at most 8 of the L1's 64 sets. (256-byte
 /// rows, 16 sets: db2 0.88-0.89x, db7 0.94-1.00x, rn3 1.01x widened.)
 constexpr int64_t kRepitchRowBytes = 512;
+/// The same with AVX-512, where only channel-blocked inputs are widened.
+constexpr int64_t kRepitchRowBytesAVX512 = 1024;
 
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
@@ -196,7 +198,7 @@ private:
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                          int64_t chunk);
   bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
-                    unsigned index);
+                    unsigned index, int64_t rowBytes);
   /// Elements of `elementType` per native vector.
   int64_t lanes(Type elementType) const;
   int64_t threadCount() const;
@@ -711,12 +713,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // threads). out_backprop's rows only when its channels are blocked: a
     // whole-dW tile streams them once per ci tile either way (rn8 / dl2
     // 0.94-1.02x copied).
+    // With AVX-512 (4-vector register tiles: a ci column block is re-read
+    // by a quarter as many co tiles as with AVX2's 2-vector ones) only
+    // channel-blocked inputs, and only rows of a multiple of 1 KiB:
+    // conv-run, alternating processes with and without, 11 pairs, 1 / 2
+    // threads, Zen 4: the 512-byte and whole-dW widening cost ResNet's
+    // 3x3 s2 56x56x128 -5 / -8 %, 3x3 28x28x128 -2 / -5 %, 1x1 s2
+    // 56x56x256 -> 512 -1 / -4 %, 7x7x512 3x3 (2 threads) -5 %.
     if (channelsLast && !grouped && !pairs) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
-      repitchInput(rewriter, op, 0);
+      int64_t rowBytes =
+          avx512 ? kRepitchRowBytesAVX512 : kRepitchRowBytes;
+      if (!avx512 || ciBlock < ranges[ci])
+        repitchInput(rewriter, op, 0, rowBytes);
       if (coBlock < ranges[co] &&
           dyMap.getResults().back() == getAffineDimExpr(co, op.getContext()))
-        repitchInput(rewriter, op, 1);
+        repitchInput(rewriter, op, 1, rowBytes);
     }
     outer[b] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
@@ -1716,7 +1728,7 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
 
 /// Gives the tensor that `op`'s input `index` reads (through extract_slice
 /// ops) a row pitch one cache line longer when its rows are a multiple of
-/// kRepitchRowBytes long. A cache block of a few channels then walks over
+/// `rowBytes` long (kRepitchRowBytes, or kRepitchRowBytesAVX512). A cache block of a few channels then walks over
 /// rows that all map to the same few L1 sets (64 sets of 64-byte lines:
 /// 512-byte rows use 8 of them, 4 KiB of the L1; 8 KiB rows one set per
 /// line, 8 ways), and every row of the block misses the L1. With one more line
@@ -1730,7 +1742,8 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
 /// over threads unless it already runs inside an scf.forall. Returns
 /// whether it changed the IR.
 bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
-                                    linalg::GenericOp op, unsigned index) {
+                                    linalg::GenericOp op, unsigned index,
+                                    int64_t rowBytes) {
   // The tensor to widen: the root of the operand's slices, or, for a
   // strided slice (a strided 1x1 filter gradient's input, per reduction
   // block), that slice itself: the copy then also gathers it (its rows are
@@ -1757,7 +1770,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   if (elemBytes == 0 || 64 % elemBytes != 0)
     return false;
   int64_t pitch = type.getShape().back() * elemBytes * rowStride;
-  if (pitch == 0 || pitch % kRepitchRowBytes != 0)
+  if (pitch == 0 || pitch % rowBytes != 0)
     return false;
   int64_t rank = type.getRank();
   int64_t extra = 64 / elemBytes;

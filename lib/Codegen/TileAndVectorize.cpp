@@ -722,8 +722,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // 56x56x256 -> 512 -1 / -4 %, 7x7x512 3x3 (2 threads) -5 %.
     if (channelsLast && !grouped && !pairs) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
-      int64_t rowBytes =
-          avx512 ? kRepitchRowBytesAVX512 : kRepitchRowBytes;
+      int64_t rowBytes = avx512 ? kRepitchRowBytesAVX512 : kRepitchRowBytes;
       if (!avx512 || ciBlock < ranges[ci])
         repitchInput(rewriter, op, 0, rowBytes);
       if (coBlock < ranges[co] &&
@@ -1728,18 +1727,18 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
 
 /// Gives the tensor that `op`'s input `index` reads (through extract_slice
 /// ops) a row pitch one cache line longer when its rows are a multiple of
-/// `rowBytes` long (kRepitchRowBytes, or kRepitchRowBytesAVX512). A cache block of a few channels then walks over
-/// rows that all map to the same few L1 sets (64 sets of 64-byte lines:
-/// 512-byte rows use 8 of them, 4 KiB of the L1; 8 KiB rows one set per
-/// line, 8 ways), and every row of the block misses the L1. With one more line
-/// per row, consecutive rows use consecutive sets. An existing zero-padding
-/// copy (`tensor.pad`) gets one more line of high padding on its last
-/// dimension, at no cost. Otherwise, when the contraction does at least
-/// kRepitchFlopsPerElement of work per element, the tensor is copied into the
-/// first columns of a wider buffer (the extra line per row is never read, so it
-/// is not written): a `bufferization.alloc_tensor` and an extract_slice of it
-/// as the destination of a copy, one contiguous row (a memcpy) at a time, split
-/// over threads unless it already runs inside an scf.forall. Returns
+/// `rowBytes` long (kRepitchRowBytes, or kRepitchRowBytesAVX512). A cache block
+/// of a few channels then walks over rows that all map to the same few L1 sets
+/// (64 sets of 64-byte lines: 512-byte rows use 8 of them, 4 KiB of the L1; 8
+/// KiB rows one set per line, 8 ways), and every row of the block misses the
+/// L1. With one more line per row, consecutive rows use consecutive sets. An
+/// existing zero-padding copy (`tensor.pad`) gets one more line of high padding
+/// on its last dimension, at no cost. Otherwise, when the contraction does at
+/// least kRepitchFlopsPerElement of work per element, the tensor is copied into
+/// the first columns of a wider buffer (the extra line per row is never read,
+/// so it is not written): a `bufferization.alloc_tensor` and an extract_slice
+/// of it as the destination of a copy, one contiguous row (a memcpy) at a time,
+/// split over threads unless it already runs inside an scf.forall. Returns
 /// whether it changed the IR.
 bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
                                     linalg::GenericOp op, unsigned index,

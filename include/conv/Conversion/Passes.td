@@ -141,9 +141,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            /*default=*/"false",
            "The code generator runs the register-tile rows of phases that "
            "multiply padding along the last spatial dimension along the "
-           "batch (conv-cpu-tile-and-vectorize with AVX-512): such ops, when "
-           "their batch makes 4 rows a thread, keep the phases over the "
-           "whole batch instead of batch blocks of 2 items">,
+           "batch (conv-cpu-tile-and-vectorize with AVX-512): such f32 ops "
+           "with at least 64 output channels, when their batch makes 4 rows "
+           "a thread, keep the phases over the whole batch instead of batch "
+           "blocks of 2 items">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

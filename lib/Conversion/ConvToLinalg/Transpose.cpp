@@ -565,7 +565,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
       else if (int64_t items =
                    taps == TransposeTaps::Auto && !preferTaps(g, tapsOverhead)
-                       ? batchBlockItems(g, threads, batchRows)
+                       ? batchBlockItems(g, threads,
+                                         batchRows && elementType.isF32())
                        : 0)
         out = lowerByBatchBlocks(rewriter, loc, op, g, items, accType);
       else if (taps == TransposeTaps::Always ||
@@ -953,9 +954,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// relay out tap by tap (preferRelayout: at least 256K elements, more
   /// than 4 output channels), at least 1 MiB of input, and blocks that split
   /// evenly over the threads or are at least 4 a thread.
-  /// With `batchRows` (AVX-512 hosts), not for phases that multiply padding
-  /// along the last dimension when the batch makes 4 rows a thread: the
-  /// code generator runs their register-tile rows along the batch, which
+  /// With `batchRows` (AVX-512 hosts; f32 ops), not for phases
+  /// with at least 64 output channels (its 4-vector register tiles) that
+  /// multiply padding along the last dimension when the batch makes 4 rows
+  /// a thread: the code generator runs their register-tile rows along the
+  /// batch, which
   /// skips those products, where a block's 2 items would be too few rows
   /// (conv-run --compare against the phases, 30 call pairs, 1 / 2 threads,
   /// Zen 4: DCGAN 8x8 -> 16x16 4x4 s2, batch 64, in blocks of 2 items
@@ -966,7 +969,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     constexpr int64_t kBlockBytes = 256 * 1024;
     if (g.layout != Layout::ChannelsLast || !preferRelayout(g))
       return 0;
-    if (batchRows && g.batch % (4 * std::max<int64_t>(1, threads)) == 0) {
+    constexpr int64_t kBatchRowsMinOutChannels = 64; // 4 x 16 f32 lanes
+    if (batchRows && g.outChannels >= kBatchRowsMinOutChannels &&
+        g.batch % (4 * std::max<int64_t>(1, threads)) == 0) {
       auto [computed, useful] = phaseProducts(g, g.numSpatialDims - 1);
       if (computed > useful)
         return 0;

@@ -177,6 +177,19 @@ func.func @batch_blocks_odd_batch(%x: tensor<18x8x8x256xf32>, %k: tensor<4x4x128
 
 // -----
 
+// 32 output channels: too few for the code generator's 4-vector register
+// tiles, which batch rows need; the blocks stay with transpose-batch-rows.
+// CHECK-LABEL: func.func @batch_blocks_narrow
+// CHECK:         scf.forall ({{.+}}) in (8)
+// ROWS-LABEL:  func.func @batch_blocks_narrow
+// ROWS:          scf.forall ({{.+}}) in (8)
+func.func @batch_blocks_narrow(%x: tensor<16x8x8x512xf32>, %k: tensor<4x4x32x512xf32>) -> tensor<16x16x16x32xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<16x8x8x512xf32>, tensor<4x4x32x512xf32> -> tensor<16x16x16x32xf32>
+  return %y : tensor<16x16x16x32xf32>
+}
+
+// -----
+
 // Items of 784 KiB (28 x 28 x 256 f32): two would not stay in the L2 the
 // blocks assume, and the phases stay.
 // CHECK-LABEL: func.func @batch_blocks_large_items

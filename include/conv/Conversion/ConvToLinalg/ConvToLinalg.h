@@ -175,9 +175,9 @@ struct TransposeLoweringOptions {
   /// The code generator runs the register-tile rows of phases whose window
   /// is padded along the last dimension along the batch (AVX-512 hosts,
   /// conv-cpu-tile-and-vectorize: f32, at least 64 output channels), when
-  /// the batch makes tiles of 4 rows on every thread: such ops keep the phases over the whole batch instead
-  /// of batch blocks (docs/Lowering.md §3.9), whose 2 items would leave
-  /// too few rows.
+  /// the batch makes tiles of 4 rows on every thread: such ops keep the phases
+  /// over the whole batch instead of batch blocks (docs/Lowering.md §3.9),
+  /// whose 2 items would leave too few rows.
   bool batchRows = false;
 };
 

@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "conv/Codegen/Passes.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -98,6 +100,47 @@ struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// A tensor.pad whose every read the lowering cut to the source's interior
+/// (conv.interior_reads, a grouped filter gradient's window): each of its
+/// extract_slice users reads the source instead, at its offsets minus the
+/// low padding, and the pad (a copy of the whole input) goes away. Only
+/// when every user is an extract_slice and the low padding is static.
+struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->hasAttr(conv::kInteriorReadsAttrName))
+      return rewriter.notifyMatchFailure(op, "reads may touch the padding");
+    SmallVector<int64_t> low(op.getStaticLow());
+    if (ShapedType::isDynamicShape(low))
+      return rewriter.notifyMatchFailure(op, "dynamic low padding");
+    SmallVector<tensor::ExtractSliceOp> slices;
+    for (Operation *user : op->getUsers()) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice)
+        return rewriter.notifyMatchFailure(op, "a user is not a slice");
+      slices.push_back(slice);
+    }
+    for (tensor::ExtractSliceOp slice : slices) {
+      rewriter.setInsertionPoint(slice);
+      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+      for (auto [d, offset] : llvm::enumerate(offsets)) {
+        if (low[d] == 0)
+          continue;
+        AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+        offset = affine::makeComposedFoldedAffineApply(
+            rewriter, slice.getLoc(), s0 - low[d], {offset});
+      }
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          slice, slice.getType(), op.getSource(), offsets,
+          slice.getMixedSizes(), slice.getMixedStrides());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct DecomposePads
     : public conv::impl::ConvCPUDecomposePadsPassBase<DecomposePads> {
   using Base::Base;
@@ -117,5 +160,7 @@ struct DecomposePads
 } // namespace
 
 void mlir::conv::populateDecomposePadsPatterns(RewritePatternSet &patterns) {
+  // The fold first: a pad it removes is not worth decomposing.
+  patterns.add<FoldInteriorReadPad>(patterns.getContext(), /*benefit=*/2);
   patterns.add<DecomposeStaticPad>(patterns.getContext());
 }

@@ -114,3 +114,46 @@ func.func @constant_in_region(%x: tensor<2x5xf32>) -> tensor<5x5xf32> {
   } : tensor<2x5xf32> to tensor<5x5xf32>
   return %p : tensor<5x5xf32>
 }
+
+// -----
+
+// CHECK-DAG: #[[$M1:.+]] = affine_map<()[s0] -> (s0 - 1)>
+// CHECK-DAG: #[[$M2:.+]] = affine_map<()[s0] -> (s0 + 2)>
+// A pad whose reads the lowering cut to its source's interior
+// (conv.interior_reads): every slice reads the source at its offsets minus
+// the low padding, and no padded copy is made.
+// CHECK-LABEL: func.func @interior_reads
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x6x20x8xf32>, %[[I:.+]]: index, %[[J:.+]]: index)
+// CHECK-NOT:     tensor.pad
+// CHECK-NOT:     tensor.empty
+// CHECK:         %[[H:.+]] = affine.apply #[[$M1]]()[%[[I]]]
+// CHECK:         %[[W:.+]] = affine.apply #[[$M2]]()[%[[J]]]
+// CHECK:         tensor.extract_slice %[[X]][0, %[[H]], %[[W]], 0] [2, 3, 4, 8] [1, 1, 2, 1]
+// CHECK:         tensor.extract_slice %[[X]][1, 0, 0, 0] [1, 6, 20, 8] [1, 1, 1, 1]
+func.func @interior_reads(%x: tensor<2x6x20x8xf32>, %i: index, %j: index) -> (tensor<2x3x4x8xf32>, tensor<1x6x20x8xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+  %jj = affine.apply affine_map<()[s0] -> (s0 + 3)>()[%j]
+  %s = tensor.extract_slice %p[0, %i, %jj, 0] [2, 3, 4, 8] [1, 1, 2, 1] : tensor<2x8x22x8xf32> to tensor<2x3x4x8xf32>
+  %t = tensor.extract_slice %p[1, 1, 1, 0] [1, 6, 20, 8] [1, 1, 1, 1] : tensor<2x8x22x8xf32> to tensor<1x6x20x8xf32>
+  return %s, %t : tensor<2x3x4x8xf32>, tensor<1x6x20x8xf32>
+}
+
+// -----
+
+// The same mark with a user that is not a slice: the pad stays (and is
+// decomposed as usual).
+// CHECK-LABEL: func.func @interior_reads_other_user
+// CHECK:         tensor.empty() : tensor<2x8x22x8xf32>
+// CHECK:         linalg.fill
+func.func @interior_reads_other_user(%x: tensor<2x6x20x8xf32>) -> tensor<2x8x22x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+  return %p : tensor<2x8x22x8xf32>
+}

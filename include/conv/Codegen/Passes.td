@@ -271,8 +271,15 @@ def ConvCPUDecomposePadsPass
     `conv-cpu-expand-strided-copies` turns into row copies over the
     threads. Pads with dynamic shapes, dynamic or negative padding, or a
     non-constant value are left alone.
+
+    A pad marked `conv.interior_reads` (a grouped filter gradient's window
+    whose every tap slice the lowering cut to the input's interior,
+    docs/Lowering.md §2.5) whose users are all `extract_slice`s is not
+    copied at all: each slice reads the source at its offsets minus the
+    low padding.
   }];
   let dependentDialects = [
+    "::mlir::affine::AffineDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
   ];

@@ -159,3 +159,35 @@ func.func @tiny_channels_dilated_last_dim(%x: tensor<1x6x8x1xf32>, %dy: tensor<1
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 2] : tensor<1x6x8x1xf32>, tensor<1x4x4x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>
 }
+
+// -----
+
+// A grouped layer (4 groups of 2 -> 2 channels) whose taps' padding
+// positions are all cut, the long last dimension (20 positions) included:
+// no tap slice reads the zero padding, and the pad is marked
+// conv.interior_reads (conv-cpu-decompose-pads then reads the input
+// itself). Docs/Lowering.md §2.5.
+// CHECK-LABEL: func.func @grouped_nhwc_interior
+// CHECK:         tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+// CHECK:         scf.forall
+// CHECK:           affine.min affine_map<(d0) -> (-d0 + 21, 20)>
+// CHECK-NOT:     conv.reads_padding
+func.func @grouped_nhwc_interior(%x: tensor<2x6x20x8xf32>, %dy: tensor<2x6x20x8xf32>) -> tensor<3x3x2x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x6x20x8xf32>, tensor<2x6x20x8xf32> -> tensor<3x3x2x8xf32>
+  return %dw : tensor<3x3x2x8xf32>
+}
+
+// -----
+
+// A 5x5 kernel on a 2x2 image: the corner taps read only padding, so the
+// padding cannot be cut (tapsCutPadding) and the pad is not marked.
+// CHECK-LABEL: func.func @grouped_nhwc_reads_padding
+// CHECK:         tensor.pad %arg0 low[0, 2, 2, 0] high[0, 2, 2, 0]
+// CHECK-NOT:     conv.interior_reads
+// CHECK-NOT:     conv.reads_padding
+// CHECK:         return
+func.func @grouped_nhwc_reads_padding(%x: tensor<1x2x2x8xf32>, %dy: tensor<1x2x2x8xf32>) -> tensor<5x5x2x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x2x2x8xf32>, tensor<1x2x2x8xf32> -> tensor<5x5x2x8xf32>
+  return %dw : tensor<5x5x2x8xf32>
+}

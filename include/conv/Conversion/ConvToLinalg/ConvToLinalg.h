@@ -39,6 +39,15 @@ constexpr llvm::StringLiteral kDwStreamAttrName = "conv.dw_stream";
 /// [ci, co, b, o..., e], o_{n-1} counting pairs), so that vdpbf16ps
 /// multiplies each pair in one instruction.
 constexpr llvm::StringLiteral kDwPairsAttrName = "conv.dw_pairs";
+/// On the zero-padding tensor.pad of a filter gradient's input window: the
+/// lowering cut every read of it to the input's interior (docs/Lowering.md
+/// §2.5: every tap's padding positions cut along every dimension), so its
+/// extract_slice users may read the input itself (conv-cpu-decompose-pads
+/// folds the pad away). Set on grouped filter gradients only.
+constexpr llvm::StringLiteral kInteriorReadsAttrName = "conv.interior_reads";
+/// Set on such a tensor.pad while lowering when a tap's slice still reads
+/// padding (not every dimension cut); removed at the end.
+constexpr llvm::StringLiteral kReadsPaddingAttrName = "conv.reads_padding";
 /// One stride phase of conv.transpose (a stride-1 dilated correlation): loops
 /// [b, o..., co, t..., ci], reduction over the taps t and ci.
 constexpr llvm::StringLiteral kRoleTransposePhase = "transpose_phase";

@@ -129,8 +129,8 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
         if (low[d] == 0)
           continue;
         AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
-        offset = affine::makeComposedFoldedAffineApply(
-            rewriter, slice.getLoc(), s0 - low[d], {offset});
+        offset = affine::makeComposedFoldedAffineApply(rewriter, slice.getLoc(),
+                                                       s0 - low[d], {offset});
       }
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
           slice, slice.getType(), op.getSource(), offsets,

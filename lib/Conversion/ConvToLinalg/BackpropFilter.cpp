@@ -1194,10 +1194,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         interior &= !tapsReadPadding(g, d);
     }
     for (int64_t d = blocked; d < n; ++d) {
-      bool cut = tapsCutPadding(g, d) &&
-                 !(d == n - 1 &&
-                   (keepLast ||
-                    (g.outSpatial[d] > kMaxCutLastDim && g.groups == 1)));
+      bool cut =
+          tapsCutPadding(g, d) &&
+          !(d == n - 1 &&
+            (keepLast || (g.outSpatial[d] > kMaxCutLastDim && g.groups == 1)));
       if (!cut) {
         interior &= !tapsReadPadding(g, d);
         continue;

@@ -1324,10 +1324,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value x = tapWindow(rewriter, loc, g, window, ivs, pairs);
     if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
                          /*keepLast=*/pairs)) {
-      // Some tap slice reads the window's padding: its pad stays.
+      // Some tap slice reads the window's padding: its pad stays. (The
+      // window reaches here through block and part slices, and the split-K
+      // parts' reshape.)
       Value root = window;
-      while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>())
-        root = slice.getSource();
+      while (Operation *def = root.getDefiningOp()) {
+        if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+          root = slice.getSource();
+        else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+          root = expand.getSrc();
+        else
+          break;
+      }
       if (auto pad = root.getDefiningOp<tensor::PadOp>())
         pad->setAttr(kReadsPaddingAttrName, rewriter.getUnitAttr());
     }

@@ -127,21 +127,6 @@ int64_t numTaps(const convgen::BackpropFilterGeometry &g) {
   return taps;
 }
 
-/// Whether the taps' zero-padding positions along spatial dimension `d` can
-/// be cut (docs/Lowering.md §2.5): some tap reads padding there, and every
-/// tap reads the input at some position (padding wider than the input
-/// leaves taps that read nothing: empty ranges, which the code generator
-/// does not tile).
-bool tapsCutPadding(const convgen::BackpropFilterGeometry &g, int64_t d) {
-  bool padded = false, reads = true;
-  for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
-    auto [lo, hi] = g.tapInputRange(d, k);
-    padded |= lo > 0 || hi < g.outSpatial[d];
-    reads &= hi > lo;
-  }
-  return padded && reads;
-}
-
 /// Whether some tap reads zero padding along spatial dimension `d` (reads
 /// a window position outside the input).
 bool tapsReadPadding(const convgen::BackpropFilterGeometry &g, int64_t d) {
@@ -151,6 +136,22 @@ bool tapsReadPadding(const convgen::BackpropFilterGeometry &g, int64_t d) {
       return true;
   }
   return false;
+}
+
+/// Whether the taps' zero-padding positions along spatial dimension `d` can
+/// be cut (docs/Lowering.md §2.5): some tap reads padding there, and every
+/// tap reads the input at some position (padding wider than the input
+/// leaves taps that read nothing: empty ranges, which the code generator
+/// does not tile).
+bool tapsCutPadding(const convgen::BackpropFilterGeometry &g, int64_t d) {
+  if (!tapsReadPadding(g, d))
+    return false;
+  for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
+    auto [lo, hi] = g.tapInputRange(d, k);
+    if (hi <= lo)
+      return false;
+  }
+  return true;
 }
 
 /// Bytes of a static tensor (at least one per element).

@@ -677,16 +677,28 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return blocks >= t && (blocks % t == 0 || blocks >= 4 * t);
   }
 
+  /// The stride phases, Π s.
+  static int64_t numPhases(const convgen::TransposeGeometry &g) {
+    int64_t phases = 1;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
+      phases *= g.strides[d];
+    return phases;
+  }
+
+  /// The f32 bytes of one batch item's input (the block rules' measure).
+  static int64_t itemInputBytes(const convgen::TransposeGeometry &g) {
+    int64_t bytes = g.inChannels * 4;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
+      bytes *= g.inputSpatial[d];
+    return bytes;
+  }
+
   static bool preferDepthToSpace(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMaxKernelBytes = 128 * 1024;
     constexpr int64_t kMinInputBytes = 1024 * 1024;
     if (g.layout != Layout::ChannelsLast || !oneTapPerOutput(g))
       return false;
-    int64_t phases = 1, inputBytes = g.batch * g.inChannels * 4;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      phases *= g.strides[d];
-      inputBytes *= g.inputSpatial[d];
-    }
+    int64_t phases = numPhases(g), inputBytes = g.batch * itemInputBytes(g);
     return phases > 1 && inputBytes >= kMinInputBytes &&
            phases * g.inChannels * g.outChannels * 4 <= kMaxKernelBytes;
   }
@@ -820,12 +832,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     if (g.layout != Layout::ChannelsLast || n < 2 || !preferRelayout(g) ||
         !oneTapPerOutput(g))
       return 0;
-    int64_t phases = 1, rowBytes = g.inChannels * 4;
-    for (int64_t d = 0; d < n; ++d) {
-      phases *= g.strides[d];
-      if (d > 0)
-        rowBytes *= g.inputSpatial[d];
-    }
+    int64_t phases = numPhases(g);
+    int64_t rowBytes = itemInputBytes(g) / g.inputSpatial[0];
     if (phases <= 1 || g.batch * g.inputSpatial[0] * rowBytes < kMinInputBytes)
       return 0;
     int64_t rows = 1;
@@ -954,15 +962,15 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// relay out tap by tap (preferRelayout: at least 256K elements, more
   /// than 4 output channels), at least 1 MiB of input, and blocks that split
   /// evenly over the threads or are at least 4 a thread.
-  /// With `batchRows` (AVX-512 hosts; f32 ops), not for phases
-  /// with at least 64 output channels (its 4-vector register tiles) that
-  /// multiply padding along the last dimension when the batch makes 4 rows
-  /// a thread: the code generator runs their register-tile rows along the
-  /// batch, which
-  /// skips those products, where a block's 2 items would be too few rows
-  /// (conv-run --compare against the phases, 30 call pairs, 1 / 2 threads,
-  /// Zen 4: DCGAN 8x8 -> 16x16 4x4 s2, batch 64, in blocks of 2 items
-  /// -6 / -4 %, of 4 items (batch rows) -2 / +1 %, of 8 items 0 / 0 %).
+  /// With `batchRows` (AVX-512 hosts; f32 ops), not for phases with at
+  /// least 64 output channels (its 4-vector register tiles) that multiply
+  /// padding along the last dimension when the batch makes 4 rows a
+  /// thread: the code generator runs their register-tile rows along the
+  /// batch, which skips those products, where a block's 2 items would be
+  /// too few rows (conv-run --compare against the phases, 30 call pairs, 1
+  /// / 2 threads, Zen 4: DCGAN 8x8 -> 16x16 4x4 s2, batch 64, in blocks of
+  /// 2 items -6 / -4 %, of 4 items (batch rows) -2 / +1 %, of 8 items 0 /
+  /// 0 %).
   static int64_t batchBlockItems(const convgen::TransposeGeometry &g,
                                  int64_t threads, bool batchRows) {
     constexpr int64_t kMinInputBytes = 1024 * 1024;
@@ -976,12 +984,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       if (computed > useful)
         return 0;
     }
-    int64_t phases = 1, itemBytes = g.inChannels * 4;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      phases *= g.strides[d];
-      itemBytes *= g.inputSpatial[d];
-    }
-    if (phases <= 1 || g.batch * itemBytes < kMinInputBytes)
+    int64_t itemBytes = itemInputBytes(g);
+    if (numPhases(g) <= 1 || g.batch * itemBytes < kMinInputBytes)
       return 0;
     constexpr int64_t items = 2;
     if (g.batch <= items || g.batch % items != 0 ||

@@ -35,6 +35,7 @@
 
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::conv;
@@ -186,8 +187,9 @@ Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
                     ValueRange{}))
               : Value(tensor::EmptyOp::create(b, loc, wide, elementType));
   SmallVector<int64_t> begin(n, 0);
-  auto body = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> t,
-                  Value acc) -> Value {
+  // The tap's [Cout, Cin] slice of K and its [Cin, Cout] slice of `acc`.
+  auto slices = [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> t,
+                    Value acc) {
     SmallVector<OpFoldResult> src, dst, ones(n + 2, nb.getIndexAttr(1)),
         srcSizes(n, nb.getIndexAttr(1)), dstSizes(n, nb.getIndexAttr(1));
     for (int64_t d = 0; d < n; ++d) {
@@ -210,10 +212,47 @@ Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
     auto transpose = linalg::TransposeOp::create(nb, nl, tap, init,
                                                  ArrayRef<int64_t>{1, 0});
     transpose->setAttr(kRoleAttrName, nb.getStringAttr(kRoleRelayout));
-    return tensor::InsertSliceOp::create(nb, nl, transpose->getResult(0), acc,
-                                         dst, dstSizes, ones);
+    return std::make_tuple(transpose->getResult(0), dst, dstSizes, ones);
   };
-  Value f = forEachInBox(b, loc, begin, count, buffer, body);
+  // Several taps, outside any scf.forall: an scf.forall over them, so that
+  // the threads share the relayout (it ran on one thread, before the
+  // correlation's scf.forall: a Keras 5x5 stride-2 layer's 3.3 MB kernel
+  // took ~6 % of a 2-thread call, the other thread waiting). One tap, or
+  // a relayout inside a forall (per-tap lowerings), stays an scf.for nest;
+  // conv-cpu-tile-and-vectorize splits a large single tap over threads.
+  int64_t numTaps = 1;
+  for (int64_t c : count)
+    numTaps *= c;
+  Value f;
+  if (numTaps > 1 &&
+      !b.getInsertionBlock()->getParentOp()->getParentOfType<scf::ForallOp>() &&
+      !isa<scf::ForallOp>(b.getInsertionBlock()->getParentOp())) {
+    SmallVector<OpFoldResult> ubs;
+    for (int64_t c : count)
+      ubs.push_back(b.getIndexAttr(c));
+    auto forall =
+        scf::ForallOp::create(b, loc, ubs, ValueRange{buffer}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    SmallVector<OpFoldResult> t;
+    for (Value iv : forall.getInductionVars())
+      t.push_back(iv);
+    auto [relaid, dst, dstSizes, ones] =
+        slices(b, loc, t, forall.getRegionIterArgs()[0]);
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(
+        b, loc, relaid, forall.getRegionIterArgs()[0], dst, dstSizes, ones);
+    f = forall.getResult(0);
+  } else {
+    f = forEachInBox(b, loc, begin, count, buffer,
+                     [&](OpBuilder &nb, Location nl, ArrayRef<OpFoldResult> t,
+                         Value acc) -> Value {
+                       auto [relaid, dst, dstSizes, ones] =
+                           slices(nb, nl, t, acc);
+                       return tensor::InsertSliceOp::create(
+                           nb, nl, relaid, acc, dst, dstSizes, ones);
+                     });
+  }
   if (!pitched)
     return f;
   SmallVector<OpFoldResult> offsets(n + 2, b.getIndexAttr(0)), sizes,

@@ -19,10 +19,9 @@
 // The output needs no fill of its own.
 // CHECK-LABEL: func.func @input_blocks_3d
 // CHECK:         %[[F:.+]] = bufferization.alloc_tensor() : tensor<2x2x2x256x144xf32>
-// CHECK:         %[[R:.+]] = scf.for
-// CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               linalg.transpose ins(%{{.+}} : tensor<128x256xf32>) outs(%{{.+}} : tensor<256x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         %[[R:.+]] = scf.forall ({{.+}}) in (2, 2, 2) shared_outs({{.+}} = %[[F]])
+// CHECK:           linalg.transpose ins(%{{.+}} : tensor<128x256xf32>) outs(%{{.+}} : tensor<256x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:           tensor.parallel_insert_slice
 // CHECK:         %[[FV:.+]] = tensor.extract_slice %[[R]][0, 0, 0, 0, 0] [2, 2, 2, 256, 128] [1, 1, 1, 1, 1] : tensor<2x2x2x256x144xf32> to tensor<2x2x2x256x128xf32>
 // CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<2x32x32x32x128xf32>
 // CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
@@ -119,12 +118,11 @@ func.func @input_blocks_2d(%x: tensor<1x64x64x256xf32>, %k: tensor<2x2x256x256xf
 // and zero filling its slice of the block's output first.
 // CHECK-LABEL: func.func @batch_blocks
 // CHECK:         %[[F:.+]] = bufferization.alloc_tensor() : tensor<4x4x256x144xf32>
-// CHECK:         %[[R:.+]] = scf.for
-// CHECK:           scf.for
-// CHECK:             %[[M0:.+]] = affine.apply affine_map<(d0) -> (-d0 + 3)>
-// CHECK:             %[[M1:.+]] = affine.apply affine_map<(d0) -> (-d0 + 3)>
-// CHECK:             tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 128, 256]
-// CHECK:             linalg.transpose ins(%{{.+}} : tensor<128x256xf32>) outs(%{{.+}} : tensor<256x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         %[[R:.+]] = scf.forall ({{.+}}) in (4, 4) shared_outs({{.+}} = %[[F]])
+// CHECK:           %[[M0:.+]] = affine.apply affine_map<(d0) -> (-d0 + 3)>
+// CHECK:           %[[M1:.+]] = affine.apply affine_map<(d0) -> (-d0 + 3)>
+// CHECK:           tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 128, 256]
+// CHECK:           linalg.transpose ins(%{{.+}} : tensor<128x256xf32>) outs(%{{.+}} : tensor<256x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
 // CHECK:         %[[FV:.+]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [4, 4, 256, 128] [1, 1, 1, 1]
 // CHECK:         %[[OUT:.+]] = tensor.empty() : tensor<16x16x16x128xf32>
 // CHECK-NOT:     linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]]
@@ -147,14 +145,14 @@ func.func @input_blocks_2d(%x: tensor<1x64x64x256xf32>, %k: tensor<2x2x256x256xf
 // T2-LABEL: func.func @batch_blocks
 // T2:         scf.forall ({{.+}}) in (8)
 // T3-LABEL: func.func @batch_blocks
-// T3-NOT:     scf.forall
+// T3-NOT:     -> (tensor<16x16x16x128xf32>)
 // T3:         return
 // With the code generator's batch rows (transpose-batch-rows, AVX-512):
 // the phases multiply padding along the last dimension (the window padded
 // by one column) and the batch of 16 makes tiles of 4 rows, so the phases
 // run over the whole batch instead.
 // ROWS-LABEL: func.func @batch_blocks
-// ROWS-NOT:     scf.forall
+// ROWS-NOT:     -> (tensor<16x16x16x128xf32>)
 // ROWS-COUNT-4: tensor<2x2x256x128xf32>) outs(%{{.+}} : tensor<16x8x8x128xf32>) attrs = {conv.phase_window
 // ROWS:         return
 func.func @batch_blocks(%x: tensor<16x8x8x256xf32>, %k: tensor<4x4x128x256xf32>) -> tensor<16x16x16x128xf32> {
@@ -191,9 +189,14 @@ func.func @batch_blocks_narrow(%x: tensor<16x8x8x512xf32>, %k: tensor<4x4x32x512
 // -----
 
 // Items of 784 KiB (28 x 28 x 256 f32): two would not stay in the L2 the
-// blocks assume, and the phases stay.
+// blocks assume, and the phases stay (the only scf.forall loops are those of
+// their taps' relayouts, the correlations' come with the tiling).
 // CHECK-LABEL: func.func @batch_blocks_large_items
-// CHECK-NOT:     scf.forall
+// CHECK-NOT:     tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         scf.forall ({{.+}}) in (2, 2) shared_outs({{.+}}) -> (tensor<2x2x256x144xf32>)
+// CHECK:         scf.forall ({{.+}}) in (2) shared_outs({{.+}}) -> (tensor<2x1x256x144xf32>)
+// CHECK:         scf.forall ({{.+}}) in (2) shared_outs({{.+}}) -> (tensor<1x2x256x144xf32>)
+// CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @batch_blocks_large_items(%x: tensor<8x28x28x256xf32>, %k: tensor<3x3x128x256xf32>) -> tensor<8x56x56x128xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<8x28x28x256xf32>, tensor<3x3x128x256xf32> -> tensor<8x56x56x128xf32>

@@ -273,24 +273,24 @@ func.func @depth_to_space_large_kernel(%x: tensor<1x64x64x64xf32>, %k: tensor<2x
 
 // A kernel of at least 256K elements (3x3x192x160): a phase's reversed taps
 // are relaid out by one linalg.transpose per tap (a relayout, which the
-// tiling vectorizes in 8x8 squares and splits over threads when large) in
-// an scf.for nest over the taps, the reversal in its source offsets (phase
-// (0, 0) takes K[2 - 2 t_0, 2 - 2 t_1]). 192 f32 output channels are 768
-// bytes, a multiple of 128: the taps go into the first 192 columns of a
-// 208-column bufferization.alloc_tensor (no zero fill) carried through the
-// loop, and the phase reads the [..., 0:192] view taken after it. (Smaller
+// tiling vectorizes in 8x8 squares) in an scf.forall over the taps (the
+// threads share them), the reversal in its source offsets (phase (0, 0)
+// takes K[2 - 2 t_0, 2 - 2 t_1]). 192 f32 output channels are 768 bytes, a
+// multiple of 128: the taps go into the first 192 columns of a 208-column
+// bufferization.alloc_tensor (no zero fill), the forall's shared output,
+// and the phase reads the [..., 0:192] view taken after it. (Smaller
 // kernels keep gatherKernelTaps' generic copy: @phases_k3_s2.)
 // CHECK-LABEL: func.func @phases_relayout
 // CHECK-NOT:     tensor.pad %arg1
 // CHECK:         %[[B:.+]] = bufferization.alloc_tensor() : tensor<2x2x160x208xf32>
-// CHECK:         %[[L:.+]] = scf.for %[[T0:.+]] = %c0 to %c2 step %c1 iter_args(%[[A0:.+]] = %[[B]])
-// CHECK:           scf.for %[[T1:.+]] = %c0 to %c2 step %c1 iter_args(%[[A1:.+]] = %[[A0]])
-// CHECK:             %[[M0:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T0]])
-// CHECK:             %[[M1:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T1]])
-// CHECK:             %[[KS:.+]] = tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 192, 160] [1, 1, 1, 1] : tensor<3x3x192x160xf32> to tensor<192x160xf32>
-// CHECK:             %[[KD:.+]] = tensor.extract_slice %[[A1]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<160x192xf32>
-// CHECK:             %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<192x160xf32>) outs(%[[KD]] : tensor<160x192xf32>) permutation = [1, 0] {conv.role = "relayout"}
-// CHECK:             tensor.insert_slice %[[KT]] into %[[A1]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<160x192xf32> into tensor<2x2x160x208xf32>
+// CHECK:         %[[L:.+]] = scf.forall (%[[T0:.+]], %[[T1:.+]]) in (2, 2) shared_outs(%[[A:.+]] = %[[B]])
+// CHECK:           %[[M0:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T0]])
+// CHECK:           %[[M1:.+]] = affine.apply affine_map<(d0) -> (d0 * -2 + 2)>(%[[T1]])
+// CHECK:           %[[KS:.+]] = tensor.extract_slice %arg1[%[[M0]], %[[M1]], 0, 0] [1, 1, 192, 160] [1, 1, 1, 1] : tensor<3x3x192x160xf32> to tensor<192x160xf32>
+// CHECK:           %[[KD:.+]] = tensor.extract_slice %[[A]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<160x192xf32>
+// CHECK:           %[[KT:.+]] = linalg.transpose ins(%[[KS]] : tensor<192x160xf32>) outs(%[[KD]] : tensor<160x192xf32>) permutation = [1, 0] {conv.role = "relayout"}
+// CHECK:           scf.forall.in_parallel
+// CHECK:             tensor.parallel_insert_slice %[[KT]] into %[[A]][%[[T0]], %[[T1]], 0, 0] [1, 1, 160, 192] [1, 1, 1, 1] : tensor<160x192xf32> into tensor<2x2x160x208xf32>
 // CHECK:         %[[V:.+]] = tensor.extract_slice %[[L]][0, 0, 0, 0] [2, 2, 160, 192] [1, 1, 1, 1] : tensor<2x2x160x208xf32> to tensor<2x2x160x192xf32>
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<1x5x5x160xf32>, tensor<2x2x160x192xf32>) {{.*}} attrs = {conv.phase_window = array<i64: 1, 5, 1, 1, 5, 1>, conv.role = "transpose_phase"}
 // CHECK-COUNT-3: conv.role = "relayout"

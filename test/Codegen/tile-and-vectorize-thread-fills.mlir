@@ -3,25 +3,27 @@
 
 // A zero fill left outside every scf.forall once the contractions are
 // tiled, with at least 64 Ki elements, runs over the threads along its
-// first dimension with at least as many elements as threads. Keras' 3x3
-// stride-2 dilation-2 transposed convolution: its phases write a quarter of
-// the 8 x 32 x 32 x 128 output (every tap lands on the even rows and
-// columns), so the whole output is zeroed first: 4 batch items a thread,
-// then the phase's own scf.forall over the batch.
+// first dimension with at least as many elements as threads. A Keras-style
+// 3x3 stride-2 dilation-2 transposed convolution (64 channels: a kernel
+// small enough to keep the generic copy and the phase over the whole
+// batch): its phase writes a quarter of the 8 x 32 x 32 x 64 output (every
+// tap lands on the even rows and columns), so the whole output is zeroed
+// first: 4 batch items a thread, then the phase's own scf.forall over the
+// batch.
 // CHECK-LABEL: func.func @dilated_transpose
-// CHECK:         %[[Z:.*]] = scf.forall ({{.*}}) = (0) to (8) step (4) shared_outs(%[[O:[^ ]*]] = %{{.*}}) -> (tensor<8x32x32x128xf32>) {
-// CHECK:           %[[S:.*]] = tensor.extract_slice %[[O]]{{.*}} to tensor<4x32x32x128xf32>
-// CHECK:           linalg.fill {{.*}} outs(%[[S]] : tensor<4x32x32x128xf32>)
-// CHECK:         tensor.extract_slice %[[Z]][0, 1, 1, 0] [8, 16, 16, 128] [1, 2, 2, 1]
+// CHECK:         %[[Z:.*]] = scf.forall ({{.*}}) = (0) to (8) step (4) shared_outs(%[[O:[^ ]*]] = %{{.*}}) -> (tensor<8x32x32x64xf32>) {
+// CHECK:           %[[S:.*]] = tensor.extract_slice %[[O]]{{.*}} to tensor<4x32x32x64xf32>
+// CHECK:           linalg.fill {{.*}} outs(%[[S]] : tensor<4x32x32x64xf32>)
+// CHECK:         tensor.extract_slice %[[Z]][0, 1, 1, 0] [8, 16, 16, 64] [1, 2, 2, 1]
 // CHECK:         scf.forall ({{.*}}) = (0) to (8) step (4)
-// CHECK:           vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<1x16x16x128xf32>
+// CHECK:           vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<1x16x16x64xf32>
 // With one thread the fill stays whole.
 // ONE-LABEL: func.func @dilated_transpose
-// ONE:         linalg.fill {{.*}} -> tensor<8x32x32x128xf32>
+// ONE:         linalg.fill {{.*}} -> tensor<8x32x32x64xf32>
 // ONE-NOT:     scf.forall
-func.func @dilated_transpose(%x: tensor<8x16x16x128xf32>, %k: tensor<3x3x128x128xf32>) -> tensor<8x32x32x128xf32> {
-  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [2, 2] : tensor<8x16x16x128xf32>, tensor<3x3x128x128xf32> -> tensor<8x32x32x128xf32>
-  return %y : tensor<8x32x32x128xf32>
+func.func @dilated_transpose(%x: tensor<8x16x16x64xf32>, %k: tensor<3x3x64x64xf32>) -> tensor<8x32x32x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [2, 2] : tensor<8x16x16x64xf32>, tensor<3x3x64x64xf32> -> tensor<8x32x32x64xf32>
+  return %y : tensor<8x32x32x64xf32>
 }
 
 // -----

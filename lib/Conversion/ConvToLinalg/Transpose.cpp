@@ -27,11 +27,12 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <limits>
 #include <numeric>
@@ -1845,17 +1846,41 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// vectorized linalg.transpose relayouts (relayoutReversedTaps) instead of
   /// gatherKernelTaps' generic copy: channels last with more than 4 output
   /// channels (createCorrelation's tap-correlation path) and a kernel of at
-  /// least 256K elements (1 MiB of f32). The scalar copy of a smaller
-  /// kernel costs a few percent of a run at most, while the relayouts'
-  /// 8x8 transposes and their peeled remainders grow the LLVM IR by a third
-  /// (Keras 3x3 stride-2 layer, 73K-element kernel: compile 325 -> 365 ms).
+  /// least 256K elements (1 MiB of f32), or of at least 64K when its taps
+  /// are relaid out by few transposes: all in one phase (a dilation that is
+  /// a multiple of the stride), or one tap a phase (a kernel no larger than
+  /// the stride). The scalar copy of a smaller kernel runs on one thread
+  /// before the phases: Keras' 3x3 stride-2 dilation-2 layer (147K
+  /// elements, one phase) +7 / +3 % with 2 / 1 threads with the relayout,
+  /// U-Net's 2x2 stride-2 100x100x256 -> 128 (131K, one tap a phase, input
+  /// blocks then apply) +5 / +9 %, compiles +13-15 ms. But with several
+  /// phases of several taps each phase's 8x8 transposes and their peeled
+  /// remainders grow the LLVM IR by a third (Keras 3x3 stride-2 layer,
+  /// 73K-element kernel: compile 325 -> 365 ms; again 102 -> 125-146 ms on
+  /// the Zen 4 host, for +1-3 %), so those keep the copy.
   static bool preferRelayout(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMinKernelElements = 256 * 1024;
+    constexpr int64_t kMinFewRelayoutsElements = 64 * 1024;
     int64_t elements = g.inChannels * g.outChannels;
     for (int64_t d = 0; d < g.numSpatialDims; ++d)
       elements *= g.kernelSpatial[d];
-    return g.layout == Layout::ChannelsLast &&
-           g.outChannels > kMaxLanesCout && elements >= kMinKernelElements;
+    if (g.layout != Layout::ChannelsLast || g.outChannels <= kMaxLanesCout)
+      return false;
+    if (elements >= kMinKernelElements)
+      return true;
+    if (elements < kMinFewRelayoutsElements)
+      return false;
+    // The phases (stride residues) the taps of each dimension land on.
+    bool onePhase = true, oneTapAPhase = true;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      llvm::SmallDenseSet<int64_t> residues;
+      for (int64_t k = 0; k < g.kernelSpatial[d]; ++k)
+        residues.insert(k * g.dilations[d] % g.strides[d]);
+      int64_t phases = static_cast<int64_t>(residues.size());
+      onePhase &= phases == 1;
+      oneTapAPhase &= phases == g.kernelSpatial[d];
+    }
+    return onePhase || oneTapAPhase;
   }
 
   /// A single input position per spatial dimension (a GAN generator's

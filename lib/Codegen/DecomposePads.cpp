@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -101,10 +102,12 @@ struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
 };
 
 /// A tensor.pad whose every read the lowering cut to the source's interior
-/// (conv.interior_reads, a grouped filter gradient's window): each of its
-/// extract_slice users reads the source instead, at its offsets minus the
-/// low padding, and the pad (a copy of the whole input) goes away. Only
-/// when every user is an extract_slice and the low padding is static.
+/// (conv.interior_reads, a filter gradient's window: grouped, or any with
+/// dw-cut-long-rows): each of its extract_slice users, and each in-bounds
+/// unmasked vector.transfer_read the tiling folded such a slice into, reads
+/// the source instead, at its offsets minus the low padding, and the pad (a
+/// copy of the whole input) goes away. Only when every user is one of those
+/// and the low padding is static.
 struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -116,11 +119,34 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
     if (ShapedType::isDynamicShape(low))
       return rewriter.notifyMatchFailure(op, "dynamic low padding");
     SmallVector<tensor::ExtractSliceOp> slices;
+    SmallVector<vector::TransferReadOp> reads;
     for (Operation *user : op->getUsers()) {
-      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-      if (!slice)
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+        slices.push_back(slice);
+        continue;
+      }
+      // A vector read the tiling folded its slice into (in bounds, no
+      // mask: it reads the interior like the slice did).
+      auto read = dyn_cast<vector::TransferReadOp>(user);
+      if (!read || read.getBase() != op.getResult() || read.getMask() ||
+          read.hasOutOfBoundsDim())
         return rewriter.notifyMatchFailure(op, "a user is not a slice");
-      slices.push_back(slice);
+      reads.push_back(read);
+    }
+    for (vector::TransferReadOp read : reads) {
+      rewriter.setInsertionPoint(read);
+      SmallVector<Value> indices(read.getIndices());
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        if (low[d] == 0)
+          continue;
+        AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+        index = affine::makeComposedAffineApply(rewriter, read.getLoc(),
+                                                s0 - low[d], {index});
+      }
+      rewriter.modifyOpInPlace(read, [&] {
+        read.getBaseMutable().assign(op.getSource());
+        read.getIndicesMutable().assign(indices);
+      });
     }
     for (tensor::ExtractSliceOp slice : slices) {
       rewriter.setInsertionPoint(slice);

@@ -75,6 +75,10 @@ void mlir::conv::buildConvToLinalgPipeline(
     // tiles, conv-cpu-tile-and-vectorize), which batch blocks would cut
     // short.
     convOptions.transposeBatchRows = host.vectorBits >= 512;
+    // With AVX-512 a filter gradient's tap reduces a cut (dynamic) long row
+    // a position a step at full speed, and its window then needs no
+    // zero-padded copy (docs/Lowering.md §2.5).
+    convOptions.dwCutLongRows = host.vectorBits >= 512;
     // 16-bit ops as f32 ops between conversions (bf16 transposes stay
     // bf16 for vdpbf16ps).
     convOptions.widen16BitOperands = true;

@@ -144,6 +144,45 @@ func.func @interior_reads(%x: tensor<2x6x20x8xf32>, %i: index, %j: index) -> (te
 
 // -----
 
+// CHECK-DAG: #[[$N1:.+]] = affine_map<()[s0] -> (s0 - 1)>
+// The same with an in-bounds vector read the tiling folded its slice into:
+// it reads the source at its indices minus the low padding. A read that
+// may go out of bounds (or a masked one) keeps the pad.
+// CHECK-LABEL: func.func @interior_transfer_read
+// CHECK-SAME:    (%[[X:.+]]: tensor<2x6x20x8xf32>, %[[I:.+]]: index, %[[J:.+]]: index)
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[H:.+]] = affine.apply #[[$N1]]()[%[[I]]]
+// CHECK:         %[[W:.+]] = affine.apply #[[$N1]]()[%[[J]]]
+// CHECK:         vector.transfer_read %[[X]][%{{.+}}, %[[H]], %[[W]], %{{.+}}], %{{.+}} {in_bounds = [true, true]} : tensor<2x6x20x8xf32>, vector<4x8xf32>
+func.func @interior_transfer_read(%x: tensor<2x6x20x8xf32>, %i: index, %j: index) -> vector<4x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+  %v = vector.transfer_read %p[%c0, %i, %j, %c0], %cst {in_bounds = [true, true]} : tensor<2x8x22x8xf32>, vector<4x8xf32>
+  return %v : vector<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @interior_transfer_read_out_of_bounds
+// CHECK:         linalg.fill
+// CHECK:         vector.transfer_read %{{.+}} : tensor<2x8x22x8xf32>, vector<4x8xf32>
+func.func @interior_transfer_read_out_of_bounds(%x: tensor<2x6x20x8xf32>, %i: index, %j: index) -> vector<4x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+  %v = vector.transfer_read %p[%c0, %i, %j, %c0], %cst {in_bounds = [false, true]} : tensor<2x8x22x8xf32>, vector<4x8xf32>
+  return %v : vector<4x8xf32>
+}
+
+// -----
+
 // The same mark with a user that is not a slice: the pad stays (and is
 // decomposed as usual).
 // CHECK-LABEL: func.func @interior_reads_other_user

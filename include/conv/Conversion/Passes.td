@@ -119,6 +119,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "two parts: each half of the batch summed into its own dW (the "
            "parts are the first dimension of the taps' scf.forall), added "
            "in order (0: never)">,
+    Option<"dwCutLongRows", "dw-cut-long-rows", "bool", /*default=*/"false",
+           "Ungrouped channels-last filter gradients cut the zero-padding "
+           "positions of a last spatial dimension longer than 16 too (the "
+           "AVX-512 code generator reduces such a dynamic range a position "
+           "a step), and read their input without a zero-padded copy when "
+           "no tap then reads padding">,
     Option<"dwThreads", "dw-threads", "int64_t", /*default=*/"1",
            "The threads a filter gradient's tap scf.forall is spread over: "
            "when the taps are not a multiple of it, each tap's output "

@@ -116,7 +116,12 @@ Value tapWindow(OpBuilder &b, Location loc,
 /// dynamic range there leaves a remainder loop of single steps, which cost
 /// more than the few padding products they save in longer rows (56- and
 /// 28-position ResNet rows: -3 % and -9 % with 1 thread; 7- and 14-position
-/// rows: +18 % and +4 %).
+/// rows: +18 % and +4 %). With cutLongRows (AVX-512: the code generator
+/// then reduces a cut row one position a step, in one loop) every length is
+/// cut, and the window needs no padded copy: Zen 4, alternating processes,
+/// 9 pairs, 1 / 2 threads: GoogLeNet's 5x5 28x28x192 -> 32 +5 / +7 %,
+/// ResNet's 28x28x128 3x3 +4 / +12 %, 56x56x64 +3 / +4 %, 56x56x128 s2
+/// +6 / +8 %, the dilated 28x28x128 +6 / +8 %.
 constexpr int64_t kMaxCutLastDim = 16;
 
 /// The number of kernel taps (positions of the filter window).
@@ -209,7 +214,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         smallFilterBlockBytes(options.smallFilterBlockBytes),
         splitMaxBytes(options.splitMaxBytes),
         splitTapsMaxBytes(options.splitTapsMaxBytes), threads(options.threads),
-        bf16Pairs(options.bf16Pairs) {}
+        bf16Pairs(options.bf16Pairs), cutLongRows(options.cutLongRows) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -233,6 +238,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// bf16 filter gradients accepted by dwUsesBF16Pairs contract pairs of
   /// output positions (docs/Lowering.md §2.6).
   bool bf16Pairs;
+
+  /// Ungrouped layers cut long last dimensions too, and read their input
+  /// without a padded copy when no tap reads padding (AVX-512).
+  bool cutLongRows;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -306,10 +315,30 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
   /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
   /// trailing kernel dimensions and ci as its rows (see the file comment).
+  /// Flags the zero-padding tensor.pad that `window` is a view of (through
+  /// block and part slices and the split-K parts' reshape) as read in its
+  /// padding (kReadsPaddingAttrName): its slices keep reading the padded
+  /// copy.
+  static void flagReadsPadding(PatternRewriter &rewriter, Value window) {
+    Value root = window;
+    while (Operation *def = root.getDefiningOp()) {
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+        root = slice.getSource();
+      else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+        root = expand.getSrc();
+      else
+        break;
+    }
+    if (auto pad = root.getDefiningOp<tensor::PadOp>())
+      pad->setAttr(kReadsPaddingAttrName, rewriter.getUnitAttr());
+  }
+
   Value lowerFused(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
                    Value dy, Value dw, int64_t fused,
                    int64_t splitCount = 1) const {
+    // The fused taps' packed rows read whole window rows, padding included.
+    flagReadsPadding(rewriter, window);
     int64_t n = g.numSpatialDims, lead = n - fused;
     MLIRContext *ctx = rewriter.getContext();
     auto windowType = cast<RankedTensorType>(window.getType());
@@ -545,13 +574,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                            g.layout, start, size);
     Value dy = op.getOutBackprop();
     Value result = lowerInParts(rewriter, loc, g, window, dy, dw);
-    // A grouped layer whose every tap slice reads only the input's
-    // interior: the pad's slices may read the input itself (the pad goes
-    // away in conv-cpu-decompose-pads; ResNeXt's 3-D layer copied its 52 MB
-    // input, 14 % of a 1-thread call). Only grouped layers: every read of
-    // their window is a tap slice of lowerTaps.
+    // A layer whose every tap slice reads only the input's interior: the
+    // pad's slices may read the input itself (the pad goes away in
+    // conv-cpu-decompose-pads; ResNeXt's 3-D layer copied its 52 MB input,
+    // 14 % of a 1-thread call, GoogLeNet's 5x5 layer its 12.6 MB one, 4 %).
+    // Grouped layers, and ungrouped ones with cutLongRows (whose long rows
+    // are cut too); the fused taps and the bf16 pair pack, which read whole
+    // window rows, flag the pad as read in its padding.
     if (auto pad = window.getDefiningOp<tensor::PadOp>()) {
-      if (g.groups > 1 && g.layout == Layout::ChannelsLast &&
+      if ((g.groups > 1 || cutLongRows) && g.layout == Layout::ChannelsLast &&
           !pad->hasAttr(kReadsPaddingAttrName))
         pad->setAttr(kInteriorReadsAttrName, rewriter.getUnitAttr());
       pad->removeAttr(kReadsPaddingAttrName);
@@ -1197,8 +1228,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = blocked; d < n; ++d) {
       bool cut =
           tapsCutPadding(g, d) &&
-          !(d == n - 1 &&
-            (keepLast || (g.outSpatial[d] > kMaxCutLastDim && g.groups == 1)));
+          !(d == n - 1 && (keepLast || (g.outSpatial[d] > kMaxCutLastDim &&
+                                        g.groups == 1 && !cutLongRows)));
       if (!cut) {
         interior &= !tapsReadPadding(g, d);
         continue;
@@ -1233,6 +1264,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                  dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
                  dyType.getDimSize(n) == g.outSpatial[n - 1];
     if (pairs) {
+      // The pair pack reads the whole window, padding included.
+      flagReadsPadding(rewriter, window);
       // The window spans (out - 1)*s + k_eff positions; the pair partner
       // of position i is i + s.
       int64_t out = g.outSpatial[n - 1], s = g.strides[n - 1];
@@ -1323,23 +1356,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // Strided slice of the window for this tap.
     int64_t rank = n + 2;
     Value x = tapWindow(rewriter, loc, g, window, ivs, pairs);
+    // Some tap slice reads the window's padding: its pad stays.
     if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
-                         /*keepLast=*/pairs)) {
-      // Some tap slice reads the window's padding: its pad stays. (The
-      // window reaches here through block and part slices, and the split-K
-      // parts' reshape.)
-      Value root = window;
-      while (Operation *def = root.getDefiningOp()) {
-        if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
-          root = slice.getSource();
-        else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
-          root = expand.getSrc();
-        else
-          break;
-      }
-      if (auto pad = root.getDefiningOp<tensor::PadOp>())
-        pad->setAttr(kReadsPaddingAttrName, rewriter.getUnitAttr());
-    }
+                         /*keepLast=*/pairs))
+      flagReadsPadding(rewriter, window);
     if (rowSplit)
       x = extractDimSlice(rewriter, loc, x, channelDim(g.layout, n), ciOffset,
                           rowsPer)

@@ -42,6 +42,7 @@ struct ConvertConvToLinalgPass
     dwOptions.splitTapsMaxBytes = dwSplitTapsMaxBytes;
     dwOptions.threads = dwThreads;
     dwOptions.bf16Pairs = bf16Dot;
+    dwOptions.cutLongRows = dwCutLongRows;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     TransposeLoweringOptions transposeOptions;
     transposeOptions.lowering = zeroInsertionTranspose

@@ -134,6 +134,13 @@ struct BackpropFilterLoweringOptions {
   /// output positions (kDwPairsAttrName) for vdpbf16ps instead of single
   /// positions.
   bool bf16Pairs = false;
+  /// Ungrouped channels-last ops cut the zero-padding positions of a long
+  /// last spatial dimension too (more than 16 positions; always for grouped
+  /// ones), and when no tap slice then reads padding their window reads
+  /// the input itself, without the zero-padded copy (docs/Lowering.md
+  /// §2.5). For the AVX-512 code generator, whose register tiles reduce
+  /// such a dynamic range one position a step.
+  bool cutLongRows = false;
 };
 
 /// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).

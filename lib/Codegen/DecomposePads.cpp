@@ -120,8 +120,24 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
       return rewriter.notifyMatchFailure(op, "dynamic low padding");
     SmallVector<tensor::ExtractSliceOp> slices;
     SmallVector<vector::TransferReadOp> reads;
+    ArrayRef<int64_t> sourceShape = op.getSourceType().getShape();
     for (Operation *user : op->getUsers()) {
       if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+        // A view that is statically not inside the source (a whole-window
+        // slice that later slices cut further) keeps the pad: the view of
+        // the source would be out of bounds.
+        for (auto [d, offset, size, stride] :
+             llvm::enumerate(slice.getStaticOffsets(), slice.getStaticSizes(),
+                             slice.getStaticStrides())) {
+          if (ShapedType::isDynamic(offset))
+            continue;
+          int64_t first = offset - low[d];
+          if (first < 0)
+            return rewriter.notifyMatchFailure(op, "a slice reads padding");
+          if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(stride) &&
+              size > 0 && first + (size - 1) * stride >= sourceShape[d])
+            return rewriter.notifyMatchFailure(op, "a slice reads padding");
+        }
         slices.push_back(slice);
         continue;
       }

@@ -183,6 +183,23 @@ func.func @interior_transfer_read_out_of_bounds(%x: tensor<2x6x20x8xf32>, %i: in
 
 // -----
 
+// A slice that is statically not inside the source (a whole-window view
+// that later slices cut further) keeps the pad.
+// CHECK-LABEL: func.func @interior_reads_static_padding_view
+// CHECK:         linalg.fill
+// CHECK:         tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 8, 11, 8] [1, 1, 2, 1] : tensor<2x8x22x8xf32>
+func.func @interior_reads_static_padding_view(%x: tensor<2x6x20x8xf32>) -> tensor<2x8x11x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
+  %s = tensor.extract_slice %p[0, 0, 0, 0] [2, 8, 11, 8] [1, 1, 2, 1] : tensor<2x8x22x8xf32> to tensor<2x8x11x8xf32>
+  return %s : tensor<2x8x11x8xf32>
+}
+
+// -----
+
 // The same mark with a user that is not a slice: the pad stays (and is
 // decomposed as usual).
 // CHECK-LABEL: func.func @interior_reads_other_user

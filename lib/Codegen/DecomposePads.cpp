@@ -125,7 +125,8 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
       if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
         // A view that is statically not inside the source (a whole-window
         // slice that later slices cut further) keeps the pad: the view of
-        // the source would be out of bounds.
+        // the source would be out of bounds. (Dynamic offsets are the
+        // lowering's cut tap slices and blocks, trusted by the mark.)
         for (auto [d, offset, size, stride] :
              llvm::enumerate(slice.getStaticOffsets(), slice.getStaticSizes(),
                              slice.getStaticStrides())) {

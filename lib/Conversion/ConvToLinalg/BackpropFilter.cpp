@@ -119,7 +119,7 @@ Value tapWindow(OpBuilder &b, Location loc,
 /// rows: +18 % and +4 %). With cutLongRows (AVX-512: the code generator
 /// then reduces a cut row one position a step, in one loop) every length is
 /// cut, and the window needs no padded copy: Zen 4, alternating processes,
-/// 9 pairs, 1 / 2 threads: GoogLeNet's 5x5 28x28x192 -> 32 +5 / +7 %,
+/// 7-9 pairs, 1 / 2 threads: GoogLeNet's 5x5 28x28x192 -> 32 +5 / +7 %,
 /// ResNet's 28x28x128 3x3 +4 / +12 %, 56x56x64 +3 / +4 %, 56x56x128 s2
 /// +6 / +8 %, the dilated 28x28x128 +6 / +8 %.
 constexpr int64_t kMaxCutLastDim = 16;
@@ -313,8 +313,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                           offsets, sizes, strides);
   }
 
-  /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
-  /// trailing kernel dimensions and ci as its rows (see the file comment).
   /// Flags the zero-padding tensor.pad that `window` is a view of (through
   /// block and part slices and the split-K parts' reshape) as read in its
   /// padding (kReadsPaddingAttrName): its slices keep reading the padded
@@ -333,6 +331,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       pad->setAttr(kReadsPaddingAttrName, rewriter.getUnitAttr());
   }
 
+  /// Tiny-Cin lowering: one contraction per leading tap, with the `fused`
+  /// trailing kernel dimensions and ci as its rows (see the file comment).
   Value lowerFused(PatternRewriter &rewriter, Location loc,
                    const convgen::BackpropFilterGeometry &g, Value window,
                    Value dy, Value dw, int64_t fused,

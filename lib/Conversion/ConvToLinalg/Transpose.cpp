@@ -1851,9 +1851,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// a multiple of the stride), or one tap a phase (a kernel no larger than
   /// the stride). The scalar copy of a smaller kernel runs on one thread
   /// before the phases: Keras' 3x3 stride-2 dilation-2 layer (147K
-  /// elements, one phase) +7 / +3 % with 2 / 1 threads with the relayout,
-  /// U-Net's 2x2 stride-2 100x100x256 -> 128 (131K, one tap a phase, input
-  /// blocks then apply) +5 / +9 %, compiles +13-15 ms. But with several
+  /// elements, one phase; batch blocks then apply) +7-19 / +1-4 % with 2 /
+  /// 1 threads with the relayout, U-Net's 2x2 stride-2 100x100x256 -> 128
+  /// (131K, one tap a phase; input blocks then apply) +10-13 / +10 %,
+  /// compiles +13-15 ms. But with several
   /// phases of several taps each phase's 8x8 transposes and their peeled
   /// remainders grow the LLVM IR by a third (Keras 3x3 stride-2 layer,
   /// 73K-element kernel: compile 325 -> 365 ms; again 102 -> 125-146 ms on

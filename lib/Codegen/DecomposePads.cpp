@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -150,16 +151,19 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
         return rewriter.notifyMatchFailure(op, "a user is not a slice");
       reads.push_back(read);
     }
+    // A position of the pad as one of the source (dimension d).
+    auto toSource = [&](Location loc, int64_t d, OpFoldResult position) {
+      if (low[d] == 0)
+        return position;
+      return affine::makeComposedFoldedAffineApply(
+          rewriter, loc, rewriter.getAffineSymbolExpr(0) - low[d], {position});
+    };
     for (vector::TransferReadOp read : reads) {
       rewriter.setInsertionPoint(read);
-      SmallVector<Value> indices(read.getIndices());
-      for (auto [d, index] : llvm::enumerate(indices)) {
-        if (low[d] == 0)
-          continue;
-        AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
-        index = affine::makeComposedAffineApply(rewriter, read.getLoc(),
-                                                s0 - low[d], {index});
-      }
+      SmallVector<Value> indices;
+      for (auto [d, index] : llvm::enumerate(read.getIndices()))
+        indices.push_back(getValueOrCreateConstantIndexOp(
+            rewriter, read.getLoc(), toSource(read.getLoc(), d, index)));
       rewriter.modifyOpInPlace(read, [&] {
         read.getBaseMutable().assign(op.getSource());
         read.getIndicesMutable().assign(indices);
@@ -167,14 +171,9 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
     }
     for (tensor::ExtractSliceOp slice : slices) {
       rewriter.setInsertionPoint(slice);
-      SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
-      for (auto [d, offset] : llvm::enumerate(offsets)) {
-        if (low[d] == 0)
-          continue;
-        AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
-        offset = affine::makeComposedFoldedAffineApply(rewriter, slice.getLoc(),
-                                                       s0 - low[d], {offset});
-      }
+      SmallVector<OpFoldResult> offsets;
+      for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
+        offsets.push_back(toSource(slice.getLoc(), d, offset));
       rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
           slice, slice.getType(), op.getSource(), offsets,
           slice.getMixedSizes(), slice.getMixedStrides());

@@ -151,6 +151,20 @@ Value forEachInBox(
   return nest.results[0];
 }
 
+/// An scf.forall over the static box prod_d [0, counts_d) with the shared
+/// output `out`; the builder's insertion point moves to the start of its
+/// body (callers hold an InsertionGuard).
+scf::ForallOp createBoxForall(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> counts, Value out) {
+  SmallVector<OpFoldResult> ubs;
+  for (int64_t c : counts)
+    ubs.push_back(b.getIndexAttr(c));
+  auto forall =
+      scf::ForallOp::create(b, loc, ubs, ValueRange{out}, std::nullopt);
+  b.setInsertionPointToStart(forall.getBody());
+  return forall;
+}
+
 /// The taps t < count_d of a phase or tap group of a channels-last
 /// transposed convolution's kernel K[k..., Cout, Cin], reversed, as the
 /// filter of createTapCorrelation:
@@ -224,17 +238,13 @@ Value relayoutReversedTaps(OpBuilder &b, Location loc, Value kernel,
   int64_t numTaps = 1;
   for (int64_t c : count)
     numTaps *= c;
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  bool inForall =
+      isa<scf::ForallOp>(parent) || parent->getParentOfType<scf::ForallOp>();
   Value f;
-  if (numTaps > 1 &&
-      !b.getInsertionBlock()->getParentOp()->getParentOfType<scf::ForallOp>() &&
-      !isa<scf::ForallOp>(b.getInsertionBlock()->getParentOp())) {
-    SmallVector<OpFoldResult> ubs;
-    for (int64_t c : count)
-      ubs.push_back(b.getIndexAttr(c));
-    auto forall =
-        scf::ForallOp::create(b, loc, ubs, ValueRange{buffer}, std::nullopt);
+  if (numTaps > 1 && !inForall) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(forall.getBody());
+    auto forall = createBoxForall(b, loc, count, buffer);
     SmallVector<OpFoldResult> t;
     for (Value iv : forall.getInductionVars())
       t.push_back(iv);
@@ -1919,13 +1929,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     if (covered)
       out = tensor::EmptyOp::create(b, loc, outType.getShape(),
                                     outType.getElementType());
-    SmallVector<OpFoldResult> ubs;
-    for (int64_t c : counts)
-      ubs.push_back(b.getIndexAttr(c));
-    auto forall =
-        scf::ForallOp::create(b, loc, ubs, ValueRange{out}, std::nullopt);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(forall.getBody());
+    auto forall = createBoxForall(b, loc, counts, out);
     SmallVector<OpFoldResult> m;
     for (int64_t d = 0; d < n; ++d)
       m.push_back(affine::makeComposedFoldedAffineApply(

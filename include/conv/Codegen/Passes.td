@@ -272,11 +272,12 @@ def ConvCPUDecomposePadsPass
     threads. Pads with dynamic shapes, dynamic or negative padding, or a
     non-constant value are left alone.
 
-    A pad marked `conv.interior_reads` (a grouped filter gradient's window
-    whose every tap slice the lowering cut to the input's interior,
-    docs/Lowering.md §2.5) whose users are all `extract_slice`s is not
-    copied at all: each slice reads the source at its offsets minus the
-    low padding.
+    A pad marked `conv.interior_reads` (a filter gradient's window whose
+    every tap slice the lowering cut to the input's interior: grouped, or
+    any with `dw-cut-long-rows`, docs/Lowering.md §2.5) whose users are all
+    `extract_slice`s or in-bounds unmasked `vector.transfer_read`s is not
+    copied at all: each reads the source at its offsets minus the low
+    padding. A slice statically outside the source keeps the pad.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -42,8 +42,9 @@ constexpr llvm::StringLiteral kDwPairsAttrName = "conv.dw_pairs";
 /// On the zero-padding tensor.pad of a filter gradient's input window: the
 /// lowering cut every read of it to the input's interior (docs/Lowering.md
 /// §2.5: every tap's padding positions cut along every dimension), so its
-/// extract_slice users may read the input itself (conv-cpu-decompose-pads
-/// folds the pad away). Set on grouped filter gradients only.
+/// extract_slice users (and the vector reads the tiling folds them into) may
+/// read the input itself (conv-cpu-decompose-pads folds the pad away). Set
+/// on grouped filter gradients, and on ungrouped ones with cutLongRows.
 constexpr llvm::StringLiteral kInteriorReadsAttrName = "conv.interior_reads";
 /// Set on such a tensor.pad while lowering when a tap's slice still reads
 /// padding (not every dimension cut); removed at the end.

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::conv {
@@ -109,16 +110,112 @@ struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
 /// the source instead, at its offsets minus the low padding, and the pad (a
 /// copy of the whole input) goes away. Only when every user is one of those
 /// and the low padding is static.
+///
+/// Without the mark, the same fold when the bounds of the users' positions
+/// prove it (ValueBoundsConstraintSet): along every padded dimension, the
+/// first position a user reads is at least the low padding and its last one
+/// at most the low padding plus the source's extent minus one. A transposed
+/// convolution's register tiles whose tap loops are clipped to the input
+/// rows along every dimension (conv.phase_window with the rows along the
+/// batch) read their padded window that way.
 struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
+  /// At most this many users are proven (each proof walks the backward
+  /// slice of the user's positions).
+  static constexpr int64_t kMaxProvenUsers = 64;
+
+  /// Whether positions [first, first + (count - 1) * stride] of dimension d
+  /// of the pad are provably inside its source's rows.
+  static bool provenInterior(OpFoldResult first, OpFoldResult count,
+                             OpFoldResult stride, int64_t low,
+                             int64_t extent) {
+    using VB = ValueBoundsConstraintSet;
+    MLIRContext *ctx = first.getContext();
+    if (!VB::compare(VB::Variable(first), VB::ComparisonOperator::GE,
+                     VB::Variable(OpFoldResult(
+                         IntegerAttr::get(IndexType::get(ctx), low)))))
+      return false;
+    AffineExpr f = getAffineSymbolExpr(0, ctx), c = getAffineSymbolExpr(1, ctx),
+               s = getAffineSymbolExpr(2, ctx);
+    // (The last position: an affine map of the three, so that the product of
+    // two symbols stays out of it when count and stride are constants.)
+    std::optional<int64_t> constCount = getConstantIntValue(count);
+    std::optional<int64_t> constStride = getConstantIntValue(stride);
+    VB::Variable last =
+        constCount && constStride
+            ? VB::Variable(AffineMap::get(0, 1,
+                                          f + (*constCount - 1) * *constStride),
+                           ArrayRef<VB::Variable>{VB::Variable(first)})
+        : constStride
+            ? VB::Variable(AffineMap::get(0, 2, f + (c - 1) * *constStride),
+                           ArrayRef<VB::Variable>{VB::Variable(first),
+                                                  VB::Variable(count)})
+            : VB::Variable(AffineMap::get(0, 3, f + (c - 1) * s),
+                           ArrayRef<VB::Variable>{VB::Variable(first),
+                                                  VB::Variable(count),
+                                                  VB::Variable(stride)});
+    return VB::compare(last, VB::ComparisonOperator::LE,
+                       VB::Variable(OpFoldResult(IntegerAttr::get(
+                           IndexType::get(ctx), low + extent - 1))));
+  }
+
+  /// Whether every user of `op` provably reads its source's interior only
+  /// (the users: slices, and in-bounds unmasked transfer reads).
+  static bool provenInteriorUsers(tensor::PadOp op, ArrayRef<int64_t> low,
+                                  ArrayRef<int64_t> high) {
+    ArrayRef<int64_t> sourceShape = op.getSourceType().getShape();
+    if (ShapedType::isDynamicShape(sourceShape) ||
+        ShapedType::isDynamicShape(high))
+      return false;
+    MLIRContext *ctx = op.getContext();
+    auto index = [&](int64_t v) -> OpFoldResult {
+      return IntegerAttr::get(IndexType::get(ctx), v);
+    };
+    int64_t users = 0;
+    for (Operation *user : op->getUsers()) {
+      if (++users > kMaxProvenUsers)
+        return false;
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+        for (auto [d, offset, size, stride] : llvm::enumerate(
+                 slice.getMixedOffsets(), slice.getMixedSizes(),
+                 slice.getMixedStrides())) {
+          if (low[d] == 0 && high[d] == 0)
+            continue;
+          if (!provenInterior(offset, size, stride, low[d], sourceShape[d]))
+            return false;
+        }
+        continue;
+      }
+      auto read = dyn_cast<vector::TransferReadOp>(user);
+      if (!read || read.getMask() || read.hasOutOfBoundsDim())
+        return false;
+      // The vector's extent along each dimension of the pad (1 where the
+      // dimension is not transferred).
+      SmallVector<int64_t> extents(sourceShape.size(), 1);
+      for (auto [j, result] :
+           llvm::enumerate(read.getPermutationMap().getResults()))
+        if (auto dim = dyn_cast<AffineDimExpr>(result))
+          extents[dim.getPosition()] = read.getVectorType().getDimSize(j);
+      for (auto [d, position] : llvm::enumerate(read.getIndices())) {
+        if (low[d] == 0 && high[d] == 0)
+          continue;
+        if (!provenInterior(position, index(extents[d]), index(1), low[d],
+                            sourceShape[d]))
+          return false;
+      }
+    }
+    return true;
+  }
+
   LogicalResult matchAndRewrite(tensor::PadOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op->hasAttr(conv::kInteriorReadsAttrName))
-      return rewriter.notifyMatchFailure(op, "reads may touch the padding");
     SmallVector<int64_t> low(op.getStaticLow());
     if (ShapedType::isDynamicShape(low))
       return rewriter.notifyMatchFailure(op, "dynamic low padding");
+    if (!op->hasAttr(conv::kInteriorReadsAttrName) &&
+        !provenInteriorUsers(op, low, op.getStaticHigh()))
+      return rewriter.notifyMatchFailure(op, "reads may touch the padding");
     SmallVector<tensor::ExtractSliceOp> slices;
     SmallVector<vector::TransferReadOp> reads;
     ArrayRef<int64_t> sourceShape = op.getSourceType().getShape();

@@ -213,3 +213,96 @@ func.func @interior_reads_other_user(%x: tensor<2x6x20x8xf32>) -> tensor<2x8x22x
   } {conv.interior_reads} : tensor<2x6x20x8xf32> to tensor<2x8x22x8xf32>
   return %p : tensor<2x8x22x8xf32>
 }
+
+// -----
+
+// Without the mark, reads whose positions are provably inside the source
+// along every padded dimension (ValueBoundsConstraintSet): tap loops
+// clipped to the input rows, as conv-cpu-tile-and-vectorize's tap clipping
+// makes them (rows 1-8 of the padded 10), and vectors of 2 rows along a
+// padded dimension whose last row stays inside. They read the source and no padded copy is made.
+// CHECK-LABEL: func.func @proven_interior_reads
+// CHECK-SAME:    (%[[X:.+]]: tensor<4x8x8x16xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK-NOT:     linalg.fill
+// CHECK:         vector.transfer_read %[[X]]{{.+}} : tensor<4x8x8x16xf32>, vector<4xf32>
+// CHECK:         vector.transfer_read %[[X]]{{.+}} : tensor<4x8x8x16xf32>, vector<2x16xf32>
+func.func @proven_interior_reads(%x: tensor<4x8x8x16xf32>, %init: vector<2x16xf32>, %acc: vector<4xf32>) -> (vector<4xf32>, vector<2x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<4x8x8x16xf32> to tensor<4x10x10x16xf32>
+  %r = scf.for %o = %c0 to %c8 step %c1 iter_args(%a0 = %acc) -> (vector<4xf32>) {
+    %lo = affine.max affine_map<()[s0] -> (-s0 + 1, 0)>()[%o]
+    %hi = affine.min affine_map<()[s0] -> (-s0 + 9, 2)>()[%o]
+    %s = scf.for %t = %lo to %hi step %c1 iter_args(%a1 = %a0) -> (vector<4xf32>) {
+      %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%o, %t]
+      %v = vector.transfer_read %p[%c0, %row, %row, %c0], %cst {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d0)>} : tensor<4x10x10x16xf32>, vector<4xf32>
+      %n = arith.addf %a1, %v : vector<4xf32>
+      scf.yield %n : vector<4xf32>
+    }
+    scf.yield %s : vector<4xf32>
+  }
+  %u = scf.for %j = %c1 to %c8 step %c1 iter_args(%b0 = %init) -> (vector<2x16xf32>) {
+    %b = vector.transfer_read %p[%c1, %c2, %j, %c0], %cst {in_bounds = [true, true]} : tensor<4x10x10x16xf32>, vector<2x16xf32>
+    %b1 = arith.addf %b0, %b : vector<2x16xf32>
+    scf.yield %b1 : vector<2x16xf32>
+  }
+  return %r, %u : vector<4xf32>, vector<2x16xf32>
+}
+
+// -----
+
+// The same reads with one position that the bounds do not keep inside: a
+// tap loop clipped at the low end only (row o + t reaches 9, the high
+// padding), or a 2-row vector whose last row reaches it. The pad stays.
+// CHECK-LABEL: func.func @unproven_interior_reads
+// CHECK:         linalg.fill
+// CHECK:         vector.transfer_read %{{.+}} : tensor<4x10x10x16xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @unproven_interior_vector
+// CHECK:         linalg.fill
+// CHECK:         vector.transfer_read %{{.+}} : tensor<4x10x10x16xf32>, vector<2x16xf32>
+func.func @unproven_interior_reads(%x: tensor<4x8x8x16xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<4x8x8x16xf32> to tensor<4x10x10x16xf32>
+  %r = scf.for %o = %c0 to %c8 step %c1 iter_args(%a0 = %acc) -> (vector<4xf32>) {
+    %lo = affine.max affine_map<()[s0] -> (-s0 + 1, 0)>()[%o]
+    %s = scf.for %t = %lo to %c3 step %c1 iter_args(%a1 = %a0) -> (vector<4xf32>) {
+      %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%o, %t]
+      %v = vector.transfer_read %p[%c0, %row, %c1, %c0], %cst {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d0)>} : tensor<4x10x10x16xf32>, vector<4xf32>
+      %n = arith.addf %a1, %v : vector<4xf32>
+      scf.yield %n : vector<4xf32>
+    }
+    scf.yield %s : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+func.func @unproven_interior_vector(%x: tensor<4x8x8x16xf32>, %init: vector<2x16xf32>) -> vector<2x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c9 = arith.constant 9 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<4x8x8x16xf32> to tensor<4x10x10x16xf32>
+  %c0 = arith.constant 0 : index
+  %u = scf.for %j = %c1 to %c9 step %c1 iter_args(%b0 = %init) -> (vector<2x16xf32>) {
+    %b = vector.transfer_read %p[%c1, %c2, %j, %c0], %cst {in_bounds = [true, true]} : tensor<4x10x10x16xf32>, vector<2x16xf32>
+    %b1 = arith.addf %b0, %b : vector<2x16xf32>
+    scf.yield %b1 : vector<2x16xf32>
+  }
+  return %u : vector<2x16xf32>
+}

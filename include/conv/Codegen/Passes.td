@@ -278,6 +278,16 @@ def ConvCPUDecomposePadsPass
     `extract_slice`s or in-bounds unmasked `vector.transfer_read`s is not
     copied at all: each reads the source at its offsets minus the low
     padding. A slice statically outside the source keeps the pad.
+
+    An unmarked pad is folded the same way when the bounds of its users'
+    positions prove it (`ValueBoundsConstraintSet`, at most 64 users):
+    along every padded dimension, the first position read is at least the
+    low padding and the last (offset + (size - 1) * stride for a slice,
+    index + vector extent - 1 for a read) at most the low padding plus the
+    source's extent minus one. The transposed convolutions whose register
+    tiles run along the batch have their tap loops clipped to the input
+    rows along every spatial dimension (`conv.phase_window`,
+    docs/Lowering.md §3.2), so their padded window is read that way.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -161,6 +162,12 @@ constexpr llvm::StringLiteral kColsDimAttr = "conv.cols_dim";
 /// register tiles (the accumulators then start from zero in registers).
 constexpr llvm::StringLiteral kFillInnerAttr = "conv.fill_inner";
 
+/// Marks a cache block's row-gather pack tile (fuseInputPack) that is not
+/// copied: the register tiles' vector reads of it read the input runs it
+/// copies instead (ReadRowsFromInput). A tile some other user still reads
+/// afterwards is copied as usual.
+constexpr llvm::StringLiteral kDirectRowsAttr = "conv.direct_rows";
+
 /// Register tile: `rows` accumulator rows of `cols` elements.
 struct RegisterTile {
   int64_t rows = 1;
@@ -194,6 +201,7 @@ private:
         threadOverFirstDim(rewriter, op.getOperation()));
   }
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
+  void vectorizeTiles(RewriterBase &rewriter, func::FuncOp func);
   void threadFills(RewriterBase &rewriter, func::FuncOp func);
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                          int64_t chunk);
@@ -2044,7 +2052,10 @@ linalg::GenericOp TileAndVectorize::fuseInputPack(RewriterBase &rewriter,
     if (dead && dead->use_empty())
       rewriter.eraseOp(dead);
   if (!transposed) {
-    (void)tileRowGather(rewriter, packTile);
+    if (directRows)
+      packTile->setAttr(kDirectRowsAttr, rewriter.getUnitAttr());
+    else
+      (void)tileRowGather(rewriter, packTile);
     return result;
   }
   // One run of the input per (row, b, o_0..o_{n-2}), in vector chunks.
@@ -2206,6 +2217,241 @@ void TileAndVectorize::threadFills(RewriterBase &rewriter, func::FuncOp func) {
     (void)threadOverFirstDim(rewriter, op.getOperation(), /*orLast=*/true);
 }
 
+/// The values an index takes: a constant, or the induction variable of an
+/// scf.for with constant bounds (at most `limit` values); none when unknown.
+static std::optional<SmallVector<int64_t>> indexValues(Value index,
+                                                       int64_t limit = 4096) {
+  if (std::optional<int64_t> c = getConstantIntValue(index))
+    return SmallVector<int64_t>{*c};
+  auto loop = scf::getForInductionVarOwner(index);
+  if (!loop)
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0 || (*ub - *lb) / *step > limit)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (int64_t v = *lb; v < *ub; v += *step)
+    values.push_back(v);
+  return values;
+}
+
+namespace {
+/// A vector read of a row-gather pack tile left uncopied
+/// (kDirectRowsAttr): P[i..., j] = X[f(i...), g(i...) + j], j its last
+/// dimension (the run), read through a collapse_shape of its trailing
+/// dimensions or directly. The read becomes one read of X per row of the
+/// vector (each a contiguous piece of one run: its last dimension must lie
+/// within one run at every value its index takes), inserted into the
+/// vector. The register tiles then broadcast their row operands from the
+/// input itself, and the pack tile goes away.
+struct ReadRowsFromInput : public OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// At most this many rows per read (each a read of X).
+  static constexpr int64_t kMaxRows = 64;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getMask() || read.hasOutOfBoundsDim())
+      return failure();
+    Value base = read.getBase();
+    auto collapse = base.getDefiningOp<tensor::CollapseShapeOp>();
+    Value packed = collapse ? collapse.getSrc() : base;
+    auto pack = packed.getDefiningOp<linalg::GenericOp>();
+    if (!pack || !pack->hasAttr(kDirectRowsAttr) ||
+        pack.getNumDpsInputs() != 1 || pack.getNumDpsInits() != 1)
+      return failure();
+    // A copy: the body yields its input element.
+    Block *body = pack.getBlock();
+    if (body->getOperations().size() != 1 ||
+        body->getTerminator()->getOperand(0) != body->getArgument(0))
+      return failure();
+    auto packType = cast<RankedTensorType>(pack.getResult(0).getType());
+    Value input = pack.getDpsInputs()[0];
+    auto inType = dyn_cast<RankedTensorType>(input.getType());
+    VectorType vectorType = read.getVectorType();
+    if (!packType.hasStaticShape() || !inType || inType.getRank() < 1 ||
+        inType.getElementType() != packType.getElementType() ||
+        vectorType.getRank() < 1 || vectorType.isScalable())
+      return failure();
+    SmallVector<AffineMap> maps = pack.getIndexingMapsArray();
+    AffineMap inMap = maps[0];
+    int64_t packRank = packType.getRank();
+    int64_t run = packRank - 1;
+    MLIRContext *ctx = rewriter.getContext();
+    // The run: the pack's last dimension, the input's last index plus
+    // whatever the other dimensions add, and in no other index.
+    if (!maps[1].isIdentity() || inMap.getNumSymbols() != 0 ||
+        static_cast<int64_t>(inMap.getNumDims()) != packRank ||
+        static_cast<int64_t>(inMap.getNumResults()) != inType.getRank())
+      return failure();
+    for (AffineExpr e : inMap.getResults().drop_back())
+      if (e.isFunctionOfDim(run))
+        return failure();
+    AffineExpr rest = simplifyAffineExpr(
+        inMap.getResults().back() - getAffineDimExpr(run, ctx), packRank, 0);
+    if (rest.isFunctionOfDim(run))
+      return failure();
+
+    // The read's dimensions: a base dimension each; the last on the run.
+    SmallVector<int64_t> baseDims;
+    for (AffineExpr e : read.getPermutationMap().getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        return failure();
+      baseDims.push_back(dim.getPosition());
+    }
+    SmallVector<ReassociationIndices> groups;
+    if (collapse)
+      groups = collapse.getReassociationIndices();
+    else
+      for (int64_t d = 0; d < packRank; ++d)
+        groups.push_back({d});
+    if (groups[baseDims.back()].back() != run)
+      return failure();
+    int64_t length = vectorType.getShape().back();
+    int64_t runLength = packType.getDimSize(run);
+    std::optional<SmallVector<int64_t>> starts =
+        indexValues(read.getIndices()[baseDims.back()]);
+    if (!starts || llvm::any_of(*starts, [](int64_t v) { return v < 0; }))
+      return failure();
+    // The vector's last dimension in pieces of `piece` elements, each within
+    // one run: the whole of it (inside one run at every start), or whole
+    // runs (every start at the beginning of a run).
+    int64_t piece = length;
+    if (llvm::any_of(*starts, [&](int64_t v) {
+          return v % runLength + length > runLength;
+        })) {
+      if (length % runLength != 0 ||
+          llvm::any_of(*starts, [&](int64_t v) { return v % runLength; }))
+        return failure();
+      piece = runLength;
+    }
+    ArrayRef<int64_t> outer = vectorType.getShape().drop_back();
+    int64_t rows = 1;
+    for (int64_t extent : outer)
+      rows *= extent;
+    if (rows * (length / piece) > kMaxRows)
+      return failure();
+
+    Location loc = read.getLoc();
+    rewriter.setInsertionPoint(read);
+    VectorType rowType = VectorType::get({length}, vectorType.getElementType());
+    VectorType pieceType =
+        VectorType::get({piece}, vectorType.getElementType());
+    Value result;
+    if (!outer.empty())
+      result = ub::PoisonOp::create(rewriter, loc, vectorType);
+    SmallVector<int64_t> position(outer.size(), 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row;
+      if (piece != length)
+        row = ub::PoisonOp::create(rewriter, loc, rowType);
+      for (int64_t k = 0; k < length / piece; ++k) {
+        // The base position of this piece of the row.
+        SmallVector<OpFoldResult> baseIndex(read.getIndices().begin(),
+                                            read.getIndices().end());
+        for (auto [j, offset] : llvm::enumerate(position))
+          if (offset != 0)
+            baseIndex[baseDims[j]] = affine::makeComposedFoldedAffineApply(
+                rewriter, loc, getAffineSymbolExpr(0, ctx) + offset,
+                {baseIndex[baseDims[j]]});
+        if (k != 0)
+          baseIndex[baseDims.back()] = affine::makeComposedFoldedAffineApply(
+              rewriter, loc, getAffineSymbolExpr(0, ctx) + k * piece,
+              {baseIndex[baseDims.back()]});
+        // As a position of the pack (delinearized along collapsed groups).
+        SmallVector<OpFoldResult> packIndex(packRank);
+        for (auto [b, group] : llvm::enumerate(groups)) {
+          int64_t stride = 1;
+          for (int64_t i = group.size() - 1; i >= 0; --i) {
+            int64_t extent = packType.getDimSize(group[i]);
+            AffineExpr e = getAffineSymbolExpr(0, ctx);
+            if (group.size() > 1)
+              e = e.floorDiv(stride) % extent;
+            packIndex[group[i]] = affine::makeComposedFoldedAffineApply(
+                rewriter, loc, e, {baseIndex[b]});
+            stride *= extent;
+          }
+        }
+        // The input position it copies.
+        SmallVector<Value> inIndex;
+        for (unsigned i = 0; i < inMap.getNumResults(); ++i)
+          inIndex.push_back(getValueOrCreateConstantIndexOp(
+              rewriter, loc,
+              affine::makeComposedFoldedAffineApply(
+                  rewriter, loc, inMap.getSubMap({i}), packIndex)));
+        Value part = vector::TransferReadOp::create(
+            rewriter, loc, pieceType, input, inIndex, read.getPadding(),
+            ArrayRef<bool>{true});
+        if (piece == length)
+          row = part;
+        else
+          row = vector::InsertStridedSliceOp::create(
+              rewriter, loc, part, row, ArrayRef<int64_t>{k * piece},
+              ArrayRef<int64_t>{1});
+      }
+      if (outer.empty())
+        result = row;
+      else
+        result = vector::InsertOp::create(rewriter, loc, row, result, position);
+      for (int64_t j = static_cast<int64_t>(outer.size()) - 1; j >= 0; --j) {
+        if (++position[j] < outer[j])
+          break;
+        position[j] = 0;
+      }
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
+} // namespace
+
+/// Folds the unit dimensions of every static tile marked kVectorizeAttr and
+/// vectorizes it.
+void TileAndVectorize::vectorizeTiles(RewriterBase &rewriter,
+                                      func::FuncOp func) {
+  SmallVector<linalg::GenericOp> tiles;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kVectorizeAttr))
+      tiles.push_back(op);
+  });
+  linalg::ControlDropUnitDims dropControl;
+  dropControl.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  for (linalg::GenericOp op : tiles) {
+    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+    if (role && role.getValue() == kRolePairPack &&
+        succeeded(vectorizePairPack(rewriter, op)))
+      continue;
+    bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return tensor ? tensor.hasStaticShape() : !isa<ShapedType>(t);
+    });
+    if (!isStatic)
+      continue;
+    Operation *target = op;
+    rewriter.setInsertionPoint(op);
+    auto dropped = linalg::dropUnitDims(rewriter, op, dropControl);
+    if (succeeded(dropped)) {
+      rewriter.replaceOp(op, dropped->replacements);
+      target = dropped->resultOp;
+    }
+    rewriter.setInsertionPoint(target);
+    auto vectorized =
+        linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
+                          /*inputScalableVecDims=*/{},
+                          /*vectorizeNDExtract=*/false,
+                          /*flatten1DDepthwiseConv=*/false,
+                          /*assumeDynamicDimsMatchVecSizes=*/false,
+                          /*createNamedContraction=*/true);
+    if (succeeded(vectorized))
+      rewriter.replaceOp(target, vectorized->replacements);
+  }
+}
+
 void TileAndVectorize::runOnOperation() {
   host = HostVectorInfo::detect();
   repitched.clear();
@@ -2264,7 +2510,7 @@ void TileAndVectorize::runOnOperation() {
   func.walk([&](linalg::GenericOp op) {
     auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
     if (role && role.getValue() == kRoleRowGather &&
-        !op->hasAttr(kVectorizeAttr))
+        !op->hasAttr(kVectorizeAttr) && !op->hasAttr(kDirectRowsAttr))
       rowGathers.push_back(op);
   });
   for (linalg::GenericOp op : rowGathers)
@@ -2379,43 +2625,7 @@ void TileAndVectorize::runOnOperation() {
     }
   }
 
-  // Fold unit dimensions and vectorize every static tile.
-  SmallVector<linalg::GenericOp> tiles;
-  func.walk([&](linalg::GenericOp op) {
-    if (op->hasAttr(kVectorizeAttr))
-      tiles.push_back(op);
-  });
-  linalg::ControlDropUnitDims dropControl;
-  dropControl.rankReductionStrategy =
-      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
-  for (linalg::GenericOp op : tiles) {
-    auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
-    if (role && role.getValue() == kRolePairPack &&
-        succeeded(vectorizePairPack(rewriter, op)))
-      continue;
-    bool isStatic = llvm::all_of(op->getOperandTypes(), [](Type t) {
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      return tensor ? tensor.hasStaticShape() : !isa<ShapedType>(t);
-    });
-    if (!isStatic)
-      continue;
-    Operation *target = op;
-    rewriter.setInsertionPoint(op);
-    auto dropped = linalg::dropUnitDims(rewriter, op, dropControl);
-    if (succeeded(dropped)) {
-      rewriter.replaceOp(op, dropped->replacements);
-      target = dropped->resultOp;
-    }
-    rewriter.setInsertionPoint(target);
-    auto vectorized = linalg::vectorize(rewriter, target, /*inputVectorSizes=*/{},
-                                        /*inputScalableVecDims=*/{},
-                                        /*vectorizeNDExtract=*/false,
-                                        /*flatten1DDepthwiseConv=*/false,
-                                        /*assumeDynamicDimsMatchVecSizes=*/false,
-                                        /*createNamedContraction=*/true);
-    if (succeeded(vectorized))
-      rewriter.replaceOp(target, vectorized->replacements);
-  }
+  vectorizeTiles(rewriter, func);
 
   // Register tiles whose rows run along the batch ([rows, 1, ..., co]
   // accumulator tiles): hoist their accumulator slices out of the reduction
@@ -2434,19 +2644,42 @@ void TileAndVectorize::runOnOperation() {
     }
   });
 
-  RewritePatternSet patterns(ctx);
-  vector::populateVectorReductionToContractPatterns(patterns);
-  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-  // Rank-reducing slices of the accumulator (left by unit-dim folding) must
-  // fold into the transfers on both sides so that the read/write pair is
-  // hoistable out of the reduction loops.
-  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
-  tensor::populateFoldTensorSubsetOpPatterns(patterns);
-  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
-  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
-  canonicalize(patterns);
-  if (failed(applyPatternsGreedily(func, std::move(patterns),
-                                   structuredRewriteConfig())))
+  auto finalPatterns = [&]() {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    // Rank-reducing slices of the accumulator (left by unit-dim folding)
+    // must fold into the transfers on both sides so that the read/write
+    // pair is hoistable out of the reduction loops.
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+    tensor::populateFoldTensorSubsetOpPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    patterns.add<ReadRowsFromInput>(ctx);
+    canonicalize(patterns);
+    return applyPatternsGreedily(func, std::move(patterns),
+                                 structuredRewriteConfig());
+  };
+  if (failed(finalPatterns()))
+    return signalPassFailure();
+  // Pack tiles left uncopied that a user other than a register tile's
+  // vector read still reads: copied after all, one run at a time.
+  SmallVector<linalg::GenericOp> packTiles;
+  func.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(kDirectRowsAttr))
+      packTiles.push_back(op);
+  });
+  if (packTiles.empty())
+    return;
+  for (linalg::GenericOp op : packTiles) {
+    op->removeAttr(kDirectRowsAttr);
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+    else
+      (void)tileRowGather(rewriter, op);
+  }
+  vectorizeTiles(rewriter, func);
+  if (failed(finalPatterns()))
     return signalPassFailure();
 }

@@ -104,6 +104,7 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   tileOptions.l2CacheBytes = options.l2CacheBytes;
   tileOptions.numThreads = options.numThreads;
   tileOptions.bf16Dot = resolveBF16Dot(options);
+  tileOptions.directRows = options.directRows;
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
   // Keeps the accumulator tiles in registers across the reduction loops.

@@ -2,6 +2,7 @@
 // below have phases that multiply 10-25 % padding; the default, 1.10,
 // would lower those tap by tap instead of by the phases these tests pin.)
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=1048576 direct-rows=false" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=PACK
 
 // dW tap of a 3x3 NHWC layer, AVX2-sized register tile: 6 rows (ci) x 16
 // lanes (co) of f32 accumulators and an inner chunk of 8 over ow. A whole
@@ -201,24 +202,49 @@ func.func @depth_to_space(%x: tensor<1x64x64x64xf32>, %k: tensor<2x2x32x64xf32>)
 // -----
 
 // Tiny-Cin filter gradient (ResNet's 7x7 stem, stride 2): each leading tap's
-// pack is a row gather of the window viewed as [b, h, w * ci]; it is copied
-// one run of 7 x 3 = 21 values at a time, at input offset 2 * 3 * ow, as one
-// vector<21xf32> read and write (no scalar element loop). Each cache block
-// (one batch item) packs its own rows, into a scratch tensor made once per
-// tap (fuseInputPack), just before its register tiles read them.
+// pack is a row gather of the window viewed as [b, h, w * ci], runs of
+// 7 x 3 = 21 values at input offset 2 * 3 * ow. The register tiles (6 rows
+// x 6 positions, and a 3-row remainder) read their rows from the window
+// itself: per position one vector of 6 (3) consecutive values of its run,
+// at offset 6 * ow plus the tile's first row (ReadRowsFromInput); no
+// scratch pack, no copy.
 // CHECK-LABEL: func.func @row_gather
 // CHECK:         scf.forall (%{{.*}}) in (7)
-// CHECK:           %[[SCRATCH:.+]] = tensor.empty() : tensor<1x6x6x21xf32>
-// CHECK:           tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x6x17x3xf32> into tensor<2x6x51xf32>
+// CHECK-NOT:       tensor.empty() : tensor<1x6x6x21xf32>
+// CHECK:           %[[IN:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x6x17x3xf32> into tensor<2x6x51xf32>
 // CHECK:           scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
-// CHECK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
-// CHECK:               scf.for %[[OW:[a-z0-9]+]] = %c0 to %c6 step %c1
-// CHECK:                 %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 6)>(%[[OW]])
-// CHECK:                 %[[SEG:.+]] = vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %[[OFF]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<21xf32>
-// CHECK:                 vector.transfer_write %[[SEG]], %{{.*}}[%c0, %{{.*}}, %[[OW]], %c0] {in_bounds = [true]} : vector<21xf32>, tensor<1x6x6x21xf32>
-// CHECK:             vector.transfer_read %[[PACKED]]
-// CHECK:             vector.contract
+// CHECK:             scf.for %[[R:[a-z0-9]+]] = %c0 to %c18 step %c6
+// CHECK:               scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c1
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[OH]], %[[R]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<6xf32>
+// CHECK:                 %[[R1:.+]] = affine.apply affine_map<(d0) -> (d0 + 6)>(%[[R]])
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[OH]], %[[R1]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<6xf32>
+// CHECK:                 %[[R5:.+]] = affine.apply affine_map<(d0) -> (d0 + 30)>(%[[R]])
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[OH]], %[[R5]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<6xf32>
+// CHECK:                 %[[ROWS:.+]] = vector.from_elements {{.*}} : vector<6x6xf32>
+// CHECK:                 vector.contract {{.*}} %[[ROWS]], {{.*}} : vector<6x6xf32>, vector<6x16xf32> into vector<6x16xf32>
+// CHECK:             scf.for %[[OH2:[a-z0-9]+]] = %c0 to %c6 step %c1
+// CHECK:               vector.transfer_read %[[IN]][%[[B]], %[[OH2]], %c18], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<3xf32>
+// CHECK:               vector.transfer_read %[[IN]][%[[B]], %[[OH2]], %c48], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<3xf32>
+// CHECK:               vector.contract {{.*}} : vector<6x3xf32>, vector<6x16xf32> into vector<3x16xf32>
+// CHECK-NOT:     tensor<1x6x6x21xf32>
 // CHECK-NOT:     tensor<2x6x6x21xf32>
+// With direct-rows=false (PACK lines), each cache block (one batch item)
+// packs its own rows, one run as one vector<21xf32> read and write, into a
+// scratch tensor made once per tap (fuseInputPack), just before its
+// register tiles read them.
+// PACK-LABEL: func.func @row_gather
+// PACK:         scf.forall (%{{.*}}) in (7)
+// PACK:           %[[SCRATCH:.+]] = tensor.empty() : tensor<1x6x6x21xf32>
+// PACK:           tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x6x17x3xf32> into tensor<2x6x51xf32>
+// PACK:           scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
+// PACK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
+// PACK:               scf.for %[[OW:[a-z0-9]+]] = %c0 to %c6 step %c1
+// PACK:                 %[[OFF:.+]] = affine.apply affine_map<(d0) -> (d0 * 6)>(%[[OW]])
+// PACK:                 %[[SEG:.+]] = vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %[[OFF]]], %{{.*}} {in_bounds = [true]} : tensor<2x6x51xf32>, vector<21xf32>
+// PACK:                 vector.transfer_write %[[SEG]], %{{.*}}[%c0, %{{.*}}, %[[OW]], %c0] {in_bounds = [true]} : vector<21xf32>, tensor<1x6x6x21xf32>
+// PACK:             vector.transfer_read %[[PACKED]]
+// PACK:             vector.contract
+// PACK-NOT:     tensor<2x6x6x21xf32>
 func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> tensor<7x7x3x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x17x17x3xf32>, tensor<2x6x6x16xf32> -> tensor<7x7x3x16xf32>
   return %dw : tensor<7x7x3x16xf32>
@@ -256,6 +282,33 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // CHECK-NOT:     tensor<2x8x16x3x3xf32>
 func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<2x8x16x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x16x1xf32>, tensor<2x8x16x8xf32> -> tensor<3x3x1x8xf32>
+  return %dw : tensor<3x3x1x8xf32>
+}
+
+// -----
+
+// Single-channel input, stride 2: runs of 3 values (kw x 1 channel), 9
+// rows (kh x kw). Each 9-row register tile's rows span three runs, which
+// start at the tile's first row: each position's row vector is read as
+// three 3-value pieces, one per input row 2 * oh + kh.
+// CHECK-LABEL: func.func @single_channel_strided
+// CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} : tensor<2x9x17x1xf32> into tensor<2x9x17xf32>
+// CHECK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
+// CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c4 step %c1
+// CHECK:             scf.for %[[OW:[a-z0-9]+]] = %c0 to %c8 step %c4
+// CHECK:               %[[H0:.+]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[OH]])
+// CHECK:               %[[W0:.+]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[OW]])
+// CHECK:               %[[P0:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H0]], %[[W0]]], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               vector.insert_strided_slice %[[P0]], %{{.*}} {offsets = [0], strides = [1]} : vector<3xf32> into vector<9xf32>
+// CHECK:               %[[H1:.+]] = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>(%[[OH]])
+// CHECK:               %[[P1:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H1]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               vector.insert_strided_slice %[[P1]], %{{.*}} {offsets = [3], strides = [1]} : vector<3xf32> into vector<9xf32>
+// CHECK:               %[[H2:.+]] = affine.apply affine_map<(d0) -> (d0 * 2 + 2)>(%[[OH]])
+// CHECK:               %[[P2:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H2]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               vector.insert_strided_slice %[[P2]], %{{.*}} {offsets = [6], strides = [1]} : vector<3xf32> into vector<9xf32>
+// CHECK:               vector.contract {{.*}} : vector<4x9xf32>, vector<4x8xf32> into vector<9x8xf32>
+func.func @single_channel_strided(%x: tensor<2x9x17x1xf32>, %dy: tensor<2x4x8x8xf32>) -> tensor<3x3x1x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x9x17x1xf32>, tensor<2x4x8x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>
 }
 

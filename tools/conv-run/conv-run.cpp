@@ -139,7 +139,8 @@ cl::opt<std::string> compare(
              "changed (comma-separated KEY=VALUE, KEY one of "
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
-             "transpose-per-tap, bf16-dot, prefetch (0 or 1), num-threads, "
+             "transpose-per-tap, bf16-dot, prefetch (0 or 1), direct-rows (0 "
+             "or 1), num-threads, "
              "compile-threads), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
@@ -276,6 +277,10 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       if (number > 1)
         return error("expected 0 or 1");
       options.prefetch = number == 1;
+    } else if (key == "direct-rows") {
+      if (number > 1)
+        return error("expected 0 or 1");
+      options.directRows = number == 1;
     } else
       return error("unknown option '" + key.str() + "'");
   }

@@ -307,6 +307,12 @@ const SplitKShape kSplitKShapes[] = {
     // Tiny Cin, every tap fused: 9 and 27 rows.
     {DataLayout::ChannelsLast, 4, 50, 1, 16, 1, 3, ElementType::F32},
     {DataLayout::ChannelsFirst, 2, 71, 3, 10, 1, 3, ElementType::BF16},
+    // Stride 2: the register tiles read their rows from the input
+    // (direct-rows), runs of 9 values (3 channels) whole, runs of 3 (one
+    // channel) three to a 9-row tile.
+    {DataLayout::ChannelsLast, 8, 65, 3, 64, 2, 3, ElementType::F32},
+    {DataLayout::ChannelsLast, 8, 65, 1, 16, 2, 3, ElementType::F32},
+    {DataLayout::ChannelsLast, 8, 65, 3, 64, 2, 3, ElementType::BF16},
     // Multi-tap (dw-split-taps-max-bytes: two dWs within the L2): 3x3 and
     // 5x5 kernels, the parts the first dimension of the taps' scf.forall,
     // and a 7x7 stride-2 stem-like filter (7 leading taps left by the

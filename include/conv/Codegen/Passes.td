@@ -70,6 +70,11 @@ def ConvCPUTileAndVectorizePass
       each static block pack its own rows into a scratch tensor made once
       outside the block loops (transposed, [rows, b, o...], for a
       single-channel input at unit stride); the whole pack is erased.
+      With `direct-rows` (the default) an untransposed block's pack is not
+      copied: after vectorization, each register tile's vector read of it
+      becomes one read of the input per position (its rows are a
+      contiguous piece of one input run, or whole runs), inserted into the
+      row vector; a pack another user reads is copied after all.
       Rows that fit one register tile are one tile; rows that are not a
       multiple of the tile's take the fewest more rows (up to 12) dividing
       them. Grouped channels-last f32-accumulator taps with 2-12 input and
@@ -145,6 +150,11 @@ def ConvCPUTileAndVectorizePass
            "bf16 transposed-convolution register tiles reduce input "
            "channels in pairs, for conv-cpu-lower-vectors' bf16-dot (bf16 "
            "filter gradients get pairs from the conversion instead)">,
+    Option<"directRows", "direct-rows", "bool", /*default=*/"true",
+           "Register tiles of a row-gather pack's cache blocks (tiny-Cin "
+           "filter gradients with every tap fused, runs of k * Cin values "
+           "at a stride) read the input's runs themselves instead of a "
+           "scratch copy of them per block">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -152,6 +162,7 @@ def ConvCPUTileAndVectorizePass
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::ub::UBDialect",
     "::mlir::vector::VectorDialect",
   ];
 }

@@ -96,6 +96,14 @@ struct ConvCPUPipelineOptions
                      "the next input and out_backprop rows in 1x1 and 1-D "
                      "filter gradients with whole-dW tiles"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> directRows{
+      *this, "direct-rows",
+      llvm::cl::desc("With optimize: the register tiles of tiny-Cin filter "
+                     "gradients with every tap fused read their runs of "
+                     "k * Cin input values from the input itself (false: "
+                     "each cache block first copies them into a scratch "
+                     "pack)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate temporary buffers through "

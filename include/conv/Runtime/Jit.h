@@ -91,6 +91,10 @@ struct CompileOptions {
   /// of the next input and out_backprop rows in 1x1 and 1-D filter
   /// gradients with whole-dW tiles.
   bool prefetch = true;
+  /// The register tiles of tiny-Cin filter gradients with every kernel tap
+  /// fused read their runs of k * Cin input values from the input itself
+  /// (false: each cache block first copies them into a scratch pack).
+  bool directRows = true;
   /// Threads that optimize and compile the kernel's LLVM IR, one part of
   /// its functions each (ObjectCode.h): 0 = up to the host's hardware
   /// threads (at most 2), 1 = all on the calling thread. Only where the

@@ -313,7 +313,7 @@ const SplitKShape kSplitKShapes[] = {
     {DataLayout::ChannelsLast, 8, 65, 3, 64, 2, 3, ElementType::F32},
     {DataLayout::ChannelsLast, 8, 65, 1, 16, 2, 3, ElementType::F32},
     {DataLayout::ChannelsLast, 8, 65, 3, 64, 2, 3, ElementType::BF16},
-    // Multi-tap (dw-split-taps-max-bytes: two dWs within the L2): 3x3 and
+    // Multi-tap (dw-split-taps-max-bytes: a dW within the L2): 3x3 and
     // 5x5 kernels, the parts the first dimension of the taps' scf.forall,
     // and a 7x7 stride-2 stem-like filter (7 leading taps left by the
     // fusion).

@@ -50,8 +50,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
       `dw-split-max-bytes`, a filter gradient that is a single contraction
       (one tap, or tiny-Cin taps all fused into its rows) with a small dW
       sums each half of its batch separately (split-K) and adds them;
-      with `dw-split-taps-max-bytes`, so does a multi-tap one whose two
-      partial dWs fit that size (on up to 2 `dw-threads`, each part then
+      with `dw-split-taps-max-bytes`, so does a multi-tap one whose
+      partial dW (each half's) fits that size (on up to 2 `dw-threads`, each part then
       runs all its blocks and taps on one thread).
       With `dw-threads`, a filter gradient whose taps are not a multiple of
       that thread count splits each tap's output channels into parts (one
@@ -114,11 +114,11 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "in order (0: never)">,
     Option<"dwSplitTapsMaxBytes", "dw-split-taps-max-bytes", "int64_t",
            /*default=*/"0",
-           "Split-K of multi-tap filter gradients (no groups) with a long "
-           "reduction, an even batch and at most this many bytes of dW for "
-           "two parts: each half of the batch summed into its own dW (the "
-           "parts are the first dimension of the taps' scf.forall), added "
-           "in order (0: never)">,
+           "Split-K of multi-tap filter gradients with a long reduction, an "
+           "even batch and a dW of at most this many bytes: each half of "
+           "the batch summed into its own dW (on up to 2 dw-threads an "
+           "scf.forall over the parts, else the first dimension of the "
+           "taps' scf.forall), added in order (0: never)">,
     Option<"dwCutLongRows", "dw-cut-long-rows", "bool", /*default=*/"false",
            "Ungrouped channels-last filter gradients cut the zero-padding "
            "positions of a last spatial dimension longer than 16 too (the "

@@ -612,11 +612,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   ///   scf.forall has nothing to spread over threads, and the two partial
   ///   dWs fit `splitMaxBytes` (a large single-tap dW is better split by
   ///   output channels: each thread then holds half of it); or
-  /// * it has several taps (or leading taps left by the fusion) and the two
-  ///   partial dWs fit `splitTapsMaxBytes` (the L2): with 2 threads each
-  ///   then runs the one-thread kernel over half the batch into its own dW,
-  ///   where the taps' forall made both threads read every block and split
-  ///   the taps' output channels into narrower register tiles. conv-run
+  /// * it has several taps (or leading taps left by the fusion) and each
+  ///   partial dW fits `splitTapsMaxBytes` (the L2): with 2 threads each
+  ///   then runs the one-thread kernel over half the batch into its own dW
+  ///   (in its own core's L2; on one thread the parts run one after the
+  ///   other), where the taps' forall made both threads read every block and
+  ///   split the taps' output channels into narrower register tiles. conv-run
   ///   --compare, 2 threads: DeepSpeech's 5x20 single-channel layer +92 %,
   ///   ResNet's 3x3x64x64 layer +22 %, its 7x7 stem +15 %, DeepSpeech's
   ///   5x10x32x32 +15 %, GoogLeNet's 5x5 192 -> 32 +8 %; 1 thread within
@@ -625,6 +626,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   ///   the parts lead on up to 2 threads (outerTapParts): the 3-D ResNeXt
   ///   layer +8 to +23 % with 2 threads, within 1 % with one (it had lost
   ///   2.5 % with 1 thread when the parts were inside the blocks).
+  ///   GoogLeNet's 5x5 192 -> 32 (a 600 KiB dW: two of them exceed a
+  ///   1 MiB L2, one fits) +4 % with 2 threads, within 1 % with one
+  ///   (conv-run, 9 process pairs, Zen 4).
   /// else 1. A function of the shape only, so the result does not depend on
   /// the thread count.
   int64_t splitParts(const convgen::BackpropFilterGeometry &g, int64_t dwBytes,
@@ -642,7 +646,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       return 1;
     int64_t independent = independentContractions(g);
     bool single = independent == 1 && kParts * dwBytes <= splitMaxBytes;
-    bool taps = independent > 1 && kParts * dwBytes <= splitTapsMaxBytes;
+    bool taps = independent > 1 && dwBytes <= splitTapsMaxBytes;
     return single || taps ? kParts : 1;
   }
 

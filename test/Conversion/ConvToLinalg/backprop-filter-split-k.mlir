@@ -174,9 +174,10 @@ func.func @fused_leading(%x: tensor<4x54x54x3xf32>, %dy: tensor<4x48x48x16xf32>)
 
 // -----
 
-// Multi-tap split-K follows the same batch, reduction and dW rules as
-// single contractions: an odd batch, 2 x 48 x 48 < 8192 positions, and
-// 2 x 3x3x32x64 f32 (144 KiB) > 100000 B stay unsplit. A grouped filter
+// Multi-tap split-K follows the same batch and reduction rules as single
+// contractions, and each part's dW must fit: an odd batch, 2 x 48 x 48 <
+// 8192 positions, and a 3x3x64x64 f32 dW (144 KiB) > 100000 B stay
+// unsplit; a 3x3x32x64 one (72 KiB, two of them 144 KiB) is split. A grouped filter
 // gradient is split like any other (its taps' contractions carry the
 // groups).
 // TAPS-LABEL: func.func @taps_grouped
@@ -206,7 +207,14 @@ func.func @taps_short(%x: tensor<2x50x50x8xf32>, %dy: tensor<2x48x48x16xf32>) ->
 // TAPS-LABEL: func.func @taps_large_dw
 // TAPS-NOT:     scf.forall (%{{.*}}) in (2)
 // TAPS:         return
-func.func @taps_large_dw(%x: tensor<4x50x50x32xf32>, %dy: tensor<4x48x48x64xf32>) -> tensor<3x3x32x64xf32> {
+func.func @taps_large_dw(%x: tensor<4x50x50x64xf32>, %dy: tensor<4x48x48x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x64xf32>, tensor<4x48x48x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
+}
+// TAPS-LABEL: func.func @taps_part_dw_fits
+// TAPS:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x3x3x32x64xf32>)
+// TAPS:         return
+func.func @taps_part_dw_fits(%x: tensor<4x50x50x32xf32>, %dy: tensor<4x48x48x64xf32>) -> tensor<3x3x32x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x32xf32>, tensor<4x48x48x64xf32> -> tensor<3x3x32x64xf32>
   return %dw : tensor<3x3x32x64xf32>
 }

@@ -2242,10 +2242,12 @@ namespace {
 /// (kDirectRowsAttr): P[i..., j] = X[f(i...), g(i...) + j], j its last
 /// dimension (the run), read through a collapse_shape of its trailing
 /// dimensions or directly. The read becomes one read of X per row of the
-/// vector (each a contiguous piece of one run: its last dimension must lie
-/// within one run at every value its index takes), inserted into the
-/// vector. The register tiles then broadcast their row operands from the
-/// input itself, and the pack tile goes away.
+/// vector, inserted into the vector: a contiguous piece of one run when the
+/// vector's last dimension lies within one run at every value its index
+/// takes, else one read per run when it covers whole runs from a run's
+/// start at every value (a 9-row tile over three 3-value runs). The
+/// register tiles then broadcast their row operands from the input itself,
+/// and the pack tile goes away.
 struct ReadRowsFromInput : public OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -21,6 +21,17 @@
 // RUN: conv-run %s --entry stream --repeat 2 --num-threads=1 --compare=prefetch=0 | FileCheck %s --check-prefix=PREFETCH
 // PREFETCH: B (prefetch=0): compile
 // PREFETCH: B - A: max abs difference 0.000e+00
+// 3-channel stride-2 layers (every tap fused, cache-blocked, so each block
+// packs its rows or, with direct-rows, the default, its register tiles read
+// them from the input), with and without zero padding, 1 and 2 threads:
+// the same sums either way, bit for bit.
+// RUN: conv-run %s --entry rows_valid --repeat 2 --num-threads=1 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --compare=direct-rows=0 | FileCheck %s --check-prefix=ROWS
+// RUN: conv-run %s --entry rows_valid --repeat 2 --num-threads=2 --min-parallel-flops=0 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --compare=direct-rows=0 | FileCheck %s --check-prefix=ROWS
+// RUN: conv-run %s --entry rows_same --repeat 2 --num-threads=1 --l1-cache-bytes=32768 --l2-cache-bytes=524288 --compare=direct-rows=0 | FileCheck %s --check-prefix=ROWS
+// ROWS: B (direct-rows=0): compile
+// ROWS: B - A: max abs difference 0.000e+00 (max |A| {{[0-9.]+}}e+{{[0-9]+}})
+// RUN: not conv-run %s --entry bf --repeat 2 --compare=direct-rows=2 2>&1 | FileCheck %s --check-prefix=ROWSBOOL
+// ROWSBOOL: error: --compare: 'direct-rows=2': expected 0 or 1
 // RUN: not conv-run %s --entry bf --repeat 2 --compare=prefetch=2 2>&1 | FileCheck %s --check-prefix=BOOL
 // BOOL: error: --compare: 'prefetch=2': expected 0 or 1
 // RUN: not conv-run %s --entry bf --repeat 2 --no-prefetch --compare=prefetch=0 2>&1 | FileCheck %s --check-prefix=SAMEPF
@@ -55,5 +66,19 @@ func.func @stream(%x: tensor<2x18x34x3xf32>, %dy: tensor<2x16x32x64xf32>) -> ten
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x18x34x3xf32>, tensor<2x16x32x64xf32> -> tensor<3x3x3x64xf32>
+  return %dw : tensor<3x3x3x64xf32>
+}
+
+func.func @rows_valid(%x: tensor<8x65x65x3xf32>, %dy: tensor<8x32x32x64xf32>) -> tensor<3x3x3x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<8x65x65x3xf32>, tensor<8x32x32x64xf32> -> tensor<3x3x3x64xf32>
+  return %dw : tensor<3x3x3x64xf32>
+}
+
+func.func @rows_same(%x: tensor<4x66x66x3xf32>, %dy: tensor<4x33x33x64xf32>) -> tensor<3x3x3x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<4x66x66x3xf32>, tensor<4x33x33x64xf32> -> tensor<3x3x3x64xf32>
   return %dw : tensor<3x3x3x64xf32>
 }

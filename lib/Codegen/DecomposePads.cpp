@@ -136,25 +136,15 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
                      VB::Variable(OpFoldResult(
                          IntegerAttr::get(IndexType::get(ctx), low)))))
       return false;
-    AffineExpr f = getAffineSymbolExpr(0, ctx), c = getAffineSymbolExpr(1, ctx),
-               s = getAffineSymbolExpr(2, ctx);
-    // (The last position: an affine map of the three, so that the product of
-    // two symbols stays out of it when count and stride are constants.)
-    std::optional<int64_t> constCount = getConstantIntValue(count);
+    // The last position, first + (count - 1) * stride: affine only with a
+    // constant stride (a product of two unknowns has no linear bound).
     std::optional<int64_t> constStride = getConstantIntValue(stride);
-    VB::Variable last =
-        constCount && constStride
-            ? VB::Variable(AffineMap::get(0, 1,
-                                          f + (*constCount - 1) * *constStride),
-                           ArrayRef<VB::Variable>{VB::Variable(first)})
-        : constStride
-            ? VB::Variable(AffineMap::get(0, 2, f + (c - 1) * *constStride),
-                           ArrayRef<VB::Variable>{VB::Variable(first),
-                                                  VB::Variable(count)})
-            : VB::Variable(AffineMap::get(0, 3, f + (c - 1) * s),
-                           ArrayRef<VB::Variable>{VB::Variable(first),
-                                                  VB::Variable(count),
-                                                  VB::Variable(stride)});
+    if (!constStride)
+      return false;
+    AffineExpr f = getAffineSymbolExpr(0, ctx), c = getAffineSymbolExpr(1, ctx);
+    VB::Variable last(
+        AffineMap::get(0, 2, f + (c - 1) * *constStride),
+        ArrayRef<VB::Variable>{VB::Variable(first), VB::Variable(count)});
     return VB::compare(last, VB::ComparisonOperator::LE,
                        VB::Variable(OpFoldResult(IntegerAttr::get(
                            IndexType::get(ctx), low + extent - 1))));

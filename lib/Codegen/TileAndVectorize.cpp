@@ -2674,13 +2674,18 @@ void TileAndVectorize::runOnOperation() {
   });
   if (packTiles.empty())
     return;
+  bool copied = false;
   for (linalg::GenericOp op : packTiles) {
     op->removeAttr(kDirectRowsAttr);
-    if (op->use_empty())
+    if (op->use_empty()) {
       rewriter.eraseOp(op);
-    else
+    } else {
       (void)tileRowGather(rewriter, op);
+      copied = true;
+    }
   }
+  if (!copied)
+    return;
   vectorizeTiles(rewriter, func);
   if (failed(finalPatterns()))
     return signalPassFailure();

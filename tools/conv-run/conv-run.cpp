@@ -273,14 +273,10 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.numThreads = unsigned(number);
     else if (key == "compile-threads")
       options.compileThreads = unsigned(number);
-    else if (key == "prefetch") {
+    else if (key == "prefetch" || key == "direct-rows") {
       if (number > 1)
         return error("expected 0 or 1");
-      options.prefetch = number == 1;
-    } else if (key == "direct-rows") {
-      if (number > 1)
-        return error("expected 0 or 1");
-      options.directRows = number == 1;
+      (key == "prefetch" ? options.prefetch : options.directRows) = number == 1;
     } else
       return error("unknown option '" + key.str() + "'");
   }

@@ -958,6 +958,33 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;
       if (rows > 1)
         inner[last - 1] = 1;
+      // Channel-blocked single contractions (1x1 filters) whose block holds
+      // whole images and has room for more: blocks of several images, each
+      // register tile reducing them all (a batch loop inside the tile loops)
+      // before it stores its accumulators. ResNet's 7x7x2048 -> 512 (256 x
+      // 256 dW blocks, 49-position images) reloaded and stored them every
+      // 49 positions; with 2 images (98), conv-run, alternating processes, 8
+      // pairs, 1 / 2 threads, Zen 4: +3 / +2 %; 4 images 0 / +2 %, all 8
+      // -2 / 0 % (the blocks outgrow the L2 beside the dW block).
+      int64_t image = 1;
+      bool wholeImage = outer[last] == 0 && outer[last - 1] == 0;
+      for (int64_t d = b + 1; d <= last; ++d) {
+        image *= ranges[d];
+        if (d < last - 1 && ranges[d] != 1)
+          wholeImage = false;
+      }
+      if (avx512 && wholeImage && singleContraction && channelBlocked &&
+          !pairs && !grouped && !rowPack && ranges[b] > 1) {
+        int64_t images = std::min(
+            ranges[b], blockBudget / std::max<int64_t>(1, image * rowBytes));
+        while (images > 1 && ranges[b] % images != 0)
+          --images;
+        if (images > 1) {
+          outer[b] = images == ranges[b] ? 0 : images;
+          inner[b] = 1;
+          inner[last - 1] = 1;
+        }
+      }
     }
     inner[ci] = t.rows;
     inner[co] = chooseCols(ranges[co], t.cols, lanes(accType));

@@ -165,14 +165,15 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // which every register tile stores and reloads its accumulators. Its
 // blocks are sized for a quarter of the L2 instead (the image's 4 rows, 28
 // positions, take all of them), and the rows loop runs inside the register
-// tiles.
+// tiles. With AVX-512 such a block of whole images holds more than one
+// (57 KiB each): the block takes both batch items, and the batch loop runs
+// inside the register tiles too.
 // AVX512-LABEL: func.func @dw_1x1_channel_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
-// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c2 step %c1
-// AVX512-NOT:         scf.for %{{.*}} = %c0 to %c4 step %c1
-// AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512:               scf.for %{{.*}} = %c0 to %c256 step %c64
-// AVX512:                 scf.for %{{.*}} = %c0 to %c4 step %c1
+// AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
+// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
+// AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
 // AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
 // Without AVX-512 (L2 512 KiB) the co blocks are 4 tiles of 2 vectors (64
 // channels), and a single contraction's ci blocks take a quarter of the
@@ -191,5 +192,33 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // CHECK:                 vector.contract {{.*}} : vector<7x2xf32>, vector<7x16xf32> into vector<2x16xf32>
 func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x256xf32>) -> tensor<1x1x1024x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x7x1024xf32>, tensor<2x4x7x256xf32> -> tensor<1x1x1024x256xf32>
+  return %dw : tensor<1x1x1024x256xf32>
+}
+
+// -----
+
+// The same with 8 batch items of 7x7 images (49 positions of 256 + 256
+// channels, 98 KiB each; ResNet's 7x7x2048 -> 512): the quarter-L2 block
+// holds 2 images, so each register tile reduces 2 images (98 positions)
+// per visit instead of one.
+// AVX512-LABEL: func.func @dw_1x1_image_blocks
+// AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c8 step %c2
+// AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6
+// AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c2 step %c1
+// AVX512-NEXT:              scf.for %{{.*}} = %c0 to %c7 step %c1
+// AVX512:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
+// Without AVX-512 the batch stays outside the register tiles.
+// CHECK-LABEL: func.func @dw_1x1_image_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c512
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
+func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256xf32>) -> tensor<1x1x1024x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<8x7x7x1024xf32>, tensor<8x7x7x256xf32> -> tensor<1x1x1024x256xf32>
   return %dw : tensor<1x1x1024x256xf32>
 }

@@ -130,9 +130,8 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// Row pitches (bytes) that repitchInput widens: multiples of 512 bytes
 /// put a column block's rows in at most 8 of the L1's 64 sets. (256-byte
 /// rows, 16 sets: db2 0.88-0.89x, db7 0.94-1.00x, rn3 1.01x widened.)
+/// Without AVX-512 only (see tileOne).
 constexpr int64_t kRepitchRowBytes = 512;
-/// The same with AVX-512, where only channel-blocked inputs are widened.
-constexpr int64_t kRepitchRowBytesAVX512 = 1024;
 
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
@@ -721,18 +720,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // threads). out_backprop's rows only when its channels are blocked: a
     // whole-dW tile streams them once per ci tile either way (rn8 / dl2
     // 0.94-1.02x copied).
-    // With AVX-512 (4-vector register tiles: a ci column block is re-read
-    // by a quarter as many co tiles as with AVX2's 2-vector ones) only
-    // channel-blocked inputs, and only rows of a multiple of 1 KiB:
+    // Not with AVX-512 (4-vector register tiles: a ci column block is
+    // re-read by a quarter as many co tiles as with AVX2's 2-vector ones).
     // conv-run, alternating processes with and without, 11 pairs, 1 / 2
-    // threads, Zen 4: the 512-byte and whole-dW widening cost ResNet's
-    // 3x3 s2 56x56x128 -5 / -8 %, 3x3 28x28x128 -2 / -5 %, 1x1 s2
-    // 56x56x256 -> 512 -1 / -4 %, 7x7x512 3x3 (2 threads) -5 %.
-    if (channelsLast && !grouped && !pairs) {
+    // threads, Zen 4: the 512-byte and whole-dW widening cost ResNet's 3x3
+    // s2 56x56x128 -5 / -8 %, 3x3 28x28x128 -2 / -5 %, 1x1 s2 56x56x256 ->
+    // 512 -1 / -4 %, 7x7x512 3x3 (2 threads) -5 %. The widening of
+    // channel-blocked rows of a multiple of 1 KiB, kept after those runs,
+    // no longer paid once the 1x1 blocks reduced several images per
+    // register tile (conv-bench, 4 alternating runs with and without,
+    // medians, 1 / 2 threads, Zen 4): rn12 (7x7x2048 -> 512, both operands
+    // copied) +3 / +4 % without it, the channel-blocked 3x3 layers (their
+    // padded copies one line wider: db6, db9, dl1, rn11) within +-2 %.
+    if (channelsLast && !grouped && !pairs && !avx512) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
-      int64_t rowBytes = avx512 ? kRepitchRowBytesAVX512 : kRepitchRowBytes;
-      if (!avx512 || ciBlock < ranges[ci])
-        repitchInput(rewriter, op, 0, rowBytes);
+      int64_t rowBytes = kRepitchRowBytes;
+      repitchInput(rewriter, op, 0, rowBytes);
       if (coBlock < ranges[co] &&
           dyMap.getResults().back() == getAffineDimExpr(co, op.getContext()))
         repitchInput(rewriter, op, 1, rowBytes);
@@ -1768,7 +1771,7 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
 
 /// Gives the tensor that `op`'s input `index` reads (through extract_slice
 /// ops) a row pitch one cache line longer when its rows are a multiple of
-/// `rowBytes` long (kRepitchRowBytes, or kRepitchRowBytesAVX512). A cache block
+/// `rowBytes` long (kRepitchRowBytes). A cache block
 /// of a few channels then walks over rows that all map to the same few L1 sets
 /// (64 sets of 64-byte lines: 512-byte rows use 8 of them, 4 KiB of the L1; 8
 /// KiB rows one set per line, 8 ways), and every row of the block misses the

@@ -817,8 +817,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         singleContraction && ciBlock == ranges[ci] && coBlock == ranges[co] &&
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
          ciBlock * coBlock * accBytes > l1);
+    // With AVX-512, a whole dW of a quarter of the L2 or more (a thread's
+    // 256 x 256 half of a 1x1 256 -> 512 layer) takes blocks of a quarter
+    // of the L2, as a channel block of that size does below: with an eighth
+    // (2 rows of 28) ResNet's 1x1 s2 56x56x256 -> 512 ran at 54-57 % of the
+    // peak with 2 threads in a slow period of the host, 61-75 % with a
+    // quarter (4 rows; conv-bench, 3 alternating runs); in a quiet period
+    // +2 % (conv-run, 12 alternating process pairs, 0.98-1.12). (Its
+    // 1-thread kernel, channel-blocked, already had these blocks.)
     if (singleL2Blocks)
-      blockBudget = std::max(blockBudget, l2 / 8);
+      blockBudget = std::max(blockBudget,
+                             avx512 && ciBlock * coBlock * accBytes >= l2 / 4
+                                 ? l2 / 4
+                                 : l2 / 8);
     // Several taps with channel-blocked dW tiles (512 x 512 channels): a
     // half-L1 block is 16 positions, and every register tile reloads and
     // stores its accumulators each 2 reduction chunks. Such blocks are

@@ -222,3 +222,21 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<8x7x7x1024xf32>, tensor<8x7x7x256xf32> -> tensor<1x1x1024x256xf32>
   return %dw : tensor<1x1x1024x256xf32>
 }
+
+// -----
+
+// A 1x1 stride-2 layer whose dW splits over 2 threads into whole 256 x 256
+// halves (256 KiB, a quarter of the L2): like a channel block of that
+// size, each half takes reduction blocks sized for a quarter of the L2 (4
+// of the 28-position rows, 2 KiB a position), not an eighth (2 rows).
+// THREADS-LABEL: func.func @dw_1x1_thread_halves
+// THREADS:         scf.forall (%{{.*}}) in (2)
+// THREADS:           scf.for %{{.*}} = %c0 to %c28 step %c4 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
+// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
+// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
+// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
+// THREADS:                   vector.contract {{.*}} : vector<4x6xf32>, vector<4x64xf32> into vector<6x64xf32>
+func.func @dw_1x1_thread_halves(%x: tensor<1x56x56x256xf32>, %dy: tensor<1x28x28x512xf32>) -> tensor<1x1x256x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x56x56x256xf32>, tensor<1x28x28x512xf32> -> tensor<1x1x256x512xf32>
+  return %dw : tensor<1x1x256x512xf32>
+}

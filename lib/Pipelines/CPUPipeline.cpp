@@ -127,6 +127,10 @@ void mlir::conv::buildConvBufferizationPipeline(
   // so that a returned result is visibly the function's allocation and
   // becomes the out-param itself rather than being copied into it.
   pm.addPass(createCanonicalizer());
+  // A result returned through a reshape of its allocation (a flattened
+  // view) is allocated in the returned shape, so that it too becomes the
+  // out-param.
+  pm.addNestedPass<func::FuncOp>(createConvReturnReshapedAllocsPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

@@ -121,6 +121,11 @@ void populateGroupedContractionPatterns(RewritePatternSet &patterns);
 /// into a tensor.empty.
 void populateDecomposePadsPatterns(RewritePatternSet &patterns);
 
+/// The pattern of conv-return-reshaped-allocs: a returned reshape of a
+/// static memref.alloc becomes an allocation of the returned shape, viewed
+/// through the inverse reshape, and returned itself.
+void populateReturnReshapedAllocPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::conv
 
 #endif // CONV_CODEGEN_PASSES_H

@@ -340,6 +340,27 @@ def ConvCPUExpandStridedCopiesPass
   ];
 }
 
+def ConvReturnReshapedAllocsPass
+    : Pass<"conv-return-reshaped-allocs", "::mlir::func::FuncOp"> {
+  let summary = "Allocate a result returned through a reshape in its returned "
+                "shape";
+  let description = [{
+    After bufferization, a function that returns a `memref.expand_shape` or
+    `memref.collapse_shape` of a static, identity-layout `memref.alloc`
+    (e.g. a transposed convolution of few output channels computed in a
+    flattened [N, OW * Cout] view) gets that allocation in the returned
+    shape instead, the computation's view being the inverse reshape of it,
+    and returns the allocation itself. `buffer-results-to-out-params` with
+    `hoist-static-allocs` then replaces it with the out-param: the kernel
+    writes its result in place instead of copying it there at the end.
+
+    Runs between bufferization and `buffer-results-to-out-params`.
+  }];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def ConvCPUAnnotateLoopUnrollingPass
     : Pass<"conv-cpu-annotate-loop-unrolling", "::mlir::func::FuncOp"> {
   let summary = "Tell LLVM's loop unroller which scf.for loops to leave alone";

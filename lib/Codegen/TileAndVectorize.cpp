@@ -817,9 +817,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         singleContraction && ciBlock == ranges[ci] && coBlock == ranges[co] &&
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
          ciBlock * coBlock * accBytes > l1);
-    // With AVX-512, a whole dW of a quarter of the L2 or more (a thread's
-    // 256 x 256 half of a 1x1 256 -> 512 layer) takes blocks of a quarter
-    // of the L2, as a channel block of that size does below: with an eighth
+    // With AVX-512, a whole dW as large as a channel block (a quarter of
+    // the L2, the most a dW has without channel blocks: a thread's 256 x
+    // 256 half of a 1x1 256 -> 512 layer) takes blocks of a quarter of the
+    // L2, as a channel block of that size does below: with an eighth
     // (2 rows of 28) ResNet's 1x1 s2 56x56x256 -> 512 ran at 54-57 % of the
     // peak with 2 threads in a slow period of the host, 61-75 % with a
     // quarter (4 rows; conv-bench, 3 alternating runs); in a quiet period

@@ -45,28 +45,30 @@ struct ReturnReshapedAlloc : public OpRewritePattern<func::ReturnOp> {
           !isStaticIdentity(resultType) ||
           alloc->getParentRegion() != ret->getParentRegion())
         continue;
+      bool expand = isa<memref::ExpandShapeOp>(reshape);
       SmallVector<ReassociationIndices> reassociation =
-          isa<memref::ExpandShapeOp>(reshape)
+          expand
               ? cast<memref::ExpandShapeOp>(reshape).getReassociationIndices()
               : cast<memref::CollapseShapeOp>(reshape)
                     .getReassociationIndices();
-      rewriter.setInsertionPoint(alloc);
-      auto whole = memref::AllocOp::create(rewriter, alloc.getLoc(),
-                                           resultType, alloc.getAlignmentAttr());
-      // The inverse reshape: the computation's view of the allocation.
-      Value view;
-      if (isa<memref::ExpandShapeOp>(reshape))
-        view = memref::CollapseShapeOp::create(rewriter, alloc.getLoc(), whole,
-                                               reassociation);
-      else
-        view = memref::ExpandShapeOp::create(rewriter, alloc.getLoc(),
-                                             alloc.getType(), whole,
-                                             reassociation);
-      if (view.getType() != alloc.getType()) {
-        rewriter.eraseOp(view.getDefiningOp());
-        rewriter.eraseOp(whole);
+      // The allocation in the returned shape must be viewable as the old
+      // one: collapsing the expanded one of the two types with the
+      // reshape's reassociation gives the other (checked before any IR is
+      // created, so that a pattern that fails changes nothing).
+      MemRefType expanded = expand ? resultType : alloc.getType();
+      MemRefType collapsed = expand ? alloc.getType() : resultType;
+      if (memref::CollapseShapeOp::computeCollapsedType(
+              expanded, reassociation) != collapsed)
         continue;
-      }
+      rewriter.setInsertionPoint(alloc);
+      auto whole = memref::AllocOp::create(rewriter, alloc.getLoc(), resultType,
+                                           alloc.getAlignmentAttr());
+      // The inverse reshape: the computation's view of the allocation.
+      Value view = expand ? Value(memref::CollapseShapeOp::create(
+                                rewriter, alloc.getLoc(), whole, reassociation))
+                          : Value(memref::ExpandShapeOp::create(
+                                rewriter, alloc.getLoc(), alloc.getType(),
+                                whole, reassociation));
       rewriter.replaceOp(alloc, view);
       rewriter.modifyOpInPlace(ret, [&] { operand.set(whole); });
       if (reshape->use_empty())

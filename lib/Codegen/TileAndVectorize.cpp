@@ -205,7 +205,7 @@ private:
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                          int64_t chunk);
   bool repitchInput(RewriterBase &rewriter, linalg::GenericOp op,
-                    unsigned index, int64_t rowBytes);
+                    unsigned index);
   /// Elements of `elementType` per native vector.
   int64_t lanes(Type elementType) const;
   int64_t threadCount() const;
@@ -734,11 +734,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // padded copies one line wider: db6, db9, dl1, rn11) within +-2 %.
     if (channelsLast && !grouped && !pairs && !avx512) {
       AffineMap dyMap = op.getIndexingMapsArray()[1];
-      int64_t rowBytes = kRepitchRowBytes;
-      repitchInput(rewriter, op, 0, rowBytes);
+      repitchInput(rewriter, op, 0);
       if (coBlock < ranges[co] &&
           dyMap.getResults().back() == getAffineDimExpr(co, op.getContext()))
-        repitchInput(rewriter, op, 1, rowBytes);
+        repitchInput(rewriter, op, 1);
     }
     outer[b] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
@@ -1781,24 +1780,23 @@ LogicalResult TileAndVectorize::tileRows(RewriterBase &rewriter,
   return tileForVectorization(rewriter, op, sizes);
 }
 
-/// Gives the tensor that `op`'s input `index` reads (through extract_slice
-/// ops) a row pitch one cache line longer when its rows are a multiple of
-/// `rowBytes` long (kRepitchRowBytes). A cache block
-/// of a few channels then walks over rows that all map to the same few L1 sets
-/// (64 sets of 64-byte lines: 512-byte rows use 8 of them, 4 KiB of the L1; 8
-/// KiB rows one set per line, 8 ways), and every row of the block misses the
-/// L1. With one more line per row, consecutive rows use consecutive sets. An
-/// existing zero-padding copy (`tensor.pad`) gets one more line of high padding
-/// on its last dimension, at no cost. Otherwise, when the contraction does at
-/// least kRepitchFlopsPerElement of work per element, the tensor is copied into
-/// the first columns of a wider buffer (the extra line per row is never read,
-/// so it is not written): a `bufferization.alloc_tensor` and an extract_slice
-/// of it as the destination of a copy, one contiguous row (a memcpy) at a time,
-/// split over threads unless it already runs inside an scf.forall. Returns
-/// whether it changed the IR.
+/// Gives the tensor that `op`'s input `index` reads (through extract_slice ops)
+/// a row pitch one cache line longer when its rows are a multiple of
+/// kRepitchRowBytes long. A cache block of a few channels then walks over rows
+/// that all map to the same few L1 sets (64 sets of 64-byte lines: 512-byte
+/// rows use 8 of them, 4 KiB of the L1; 8 KiB rows one set per line, 8 ways),
+/// and every row of the block misses the L1. With one more line per row,
+/// consecutive rows use consecutive sets. An existing zero-padding copy
+/// (`tensor.pad`) gets one more line of high padding on its last dimension, at
+/// no cost. Otherwise, when the contraction does at least
+/// kRepitchFlopsPerElement of work per element, the tensor is copied into the
+/// first columns of a wider buffer (the extra line per row is never read, so it
+/// is not written): a `bufferization.alloc_tensor` and an extract_slice of it
+/// as the destination of a copy, one contiguous row (a memcpy) at a time, split
+/// over threads unless it already runs inside an scf.forall. Returns whether it
+/// changed the IR.
 bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
-                                    linalg::GenericOp op, unsigned index,
-                                    int64_t rowBytes) {
+                                    linalg::GenericOp op, unsigned index) {
   // The tensor to widen: the root of the operand's slices, or, for a
   // strided slice (a strided 1x1 filter gradient's input, per reduction
   // block), that slice itself: the copy then also gathers it (its rows are
@@ -1825,7 +1823,7 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   if (elemBytes == 0 || 64 % elemBytes != 0)
     return false;
   int64_t pitch = type.getShape().back() * elemBytes * rowStride;
-  if (pitch == 0 || pitch % rowBytes != 0)
+  if (pitch == 0 || pitch % kRepitchRowBytes != 0)
     return false;
   int64_t rank = type.getRank();
   int64_t extra = 64 / elemBytes;

@@ -1981,6 +1981,48 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       if (Value disjoint =
               lowerDisjointTaps(b, loc, g, segments, input, kernel, out))
         return disjoint;
+    SmallVector<SmallVector<TapRun>> runs = tapRuns(g);
+    // When every spatial dimension has a run of taps whose output rows
+    // partition the output (each output row gets exactly one of its taps:
+    // DCGAN's 4x4 stride-2 SAME taps 1 and 2), the box of those runs writes
+    // every output position exactly once. It goes first, each of its taps
+    // starting from a zero fill of its output slice (fused into the
+    // register tiles, which then start from zero instead of loading their
+    // accumulators), and the output needs no zero fill of its own.
+    bool covering = !runs.empty();
+    for (int64_t d = 0; d < n && covering; ++d) {
+      auto partitions = [&](const TapRun &run) {
+        SmallVector<bool> hit(g.outSpatial[d], false);
+        for (int64_t t = 0; t < run.length; ++t) {
+          int64_t m = run.mBegin + t * run.mStep;
+          int64_t lo = run.lo + t * run.loStep;
+          for (int64_t j = lo; j < lo + run.count; ++j) {
+            int64_t q = j * g.strides[d] + m * g.dilations[d] - g.cropBefore[d];
+            if (q < 0 || q >= g.outSpatial[d] || hit[q])
+              return false;
+            hit[q] = true;
+          }
+        }
+        return llvm::all_of(hit, [](bool h) { return h; });
+      };
+      auto *it = llvm::find_if(runs[d], partitions);
+      if (it == runs[d].end()) {
+        covering = false;
+        break;
+      }
+      std::rotate(runs[d].begin(), it, it + 1);
+    }
+    if (covering) {
+      auto fill = out.getDefiningOp<linalg::FillOp>();
+      if (fill && !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+        out = fill.getDpsInits()[0];
+      else
+        out = tensor::EmptyOp::create(b, loc, outType.getShape(),
+                                      outType.getElementType());
+    }
+    // The first box's taps (every loop variable at its run's start): the
+    // covering box is the first box of forEachTapRunBox.
+    bool firstBox = covering;
     // One contraction per box of tap runs, in a loop nest over its taps:
     // the input rows' offsets, the tap and the output slice's offsets
     // move with the loop variables, the shapes are the box's.
@@ -1996,6 +2038,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                       g.batch, inOffset, count, m);
       Value init = tensor::ExtractSliceOp::create(
           nb, nl, outType.clone(o.shape), acc, o.offsets, o.sizes, o.strides);
+      if (firstBox) {
+        Value zero = arith::ConstantOp::create(
+            nb, nl, nb.getZeroAttr(outType.getElementType()));
+        init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
+        firstBox = false;
+      }
       if (relayout) {
         Value filter = relayoutReversedTaps(nb, nl, kernel, m, ones, ones);
         Value sum =
@@ -2021,7 +2069,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       return tensor::InsertSliceOp::create(nb, nl, sum, acc, o.offsets, o.sizes,
                                            o.strides);
     };
-    return forEachTapRunBox(b, loc, tapRuns(g), out, body);
+    return forEachTapRunBox(b, loc, runs, out, body);
   }
 
   /// `laidOut`: when set, the whole kernel relaid out by

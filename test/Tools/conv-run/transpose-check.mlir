@@ -78,6 +78,15 @@
 // 85 = 2 x 32 + 21 output channels: the 21-column remainder tile is split
 // into 16 + 5 columns (AVX-512; 80 + 5 on AVX2).
 // RUN: conv-run %s --entry phases_cout_85 --check --seed 42 | FileCheck %s --check-prefix=F32
+// The per-tap lowering: DCGAN's 4x4 stride-2 'same' geometry, whose taps 1
+// and 2 cover the output (that box goes first and its register tiles start
+// from zero; no fill of the output), and a stride-3 2x2 layer whose output
+// rows 2, 5 and 8 get no tap (the output keeps its zero fill); 1 and 2
+// threads.
+// RUN: conv-run %s --entry taps_covering --check --seed 25 --transpose-per-tap=always | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_covering --check --seed 26 --transpose-per-tap=always --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_uncovered --check --seed 27 --transpose-per-tap=always | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry taps_uncovered --check --seed 28 --transpose-per-tap=always --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -260,4 +269,21 @@ func.func @batch_blocks(%x: tensor<16x8x8x256xf32>, %k: tensor<4x4x128x256xf32>)
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<16x8x8x256xf32>, tensor<4x4x128x256xf32> -> tensor<16x16x16x128xf32>
   return %y : tensor<16x16x16x128xf32>
+}
+
+// Per-tap lowerings (run with --transpose-per-tap=always): taps 1 and 2 of
+// each dimension cover the 8x8 output; stride 3 with 2 taps leaves every
+// third output row without a tap.
+func.func @taps_covering(%x: tensor<8x4x4x64xf32>, %k: tensor<4x4x64x64xf32>) -> tensor<8x8x8x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<8x4x4x64xf32>, tensor<4x4x64x64xf32> -> tensor<8x8x8x64xf32>
+  return %y : tensor<8x8x8x64xf32>
+}
+
+func.func @taps_uncovered(%x: tensor<2x3x3x32xf32>, %k: tensor<2x2x48x32xf32>) -> tensor<2x9x9x48xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [3, 3] dilation_rate = [1, 1]
+         : tensor<2x3x3x32xf32>, tensor<2x2x48x32xf32> -> tensor<2x9x9x48xf32>
+  return %y : tensor<2x9x9x48xf32>
 }

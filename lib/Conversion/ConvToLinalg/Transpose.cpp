@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -1988,8 +1989,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // every output position exactly once. It goes first, each of its taps
     // starting from a zero fill of its output slice (fused into the
     // register tiles, which then start from zero instead of loading their
-    // accumulators), and the output needs no zero fill of its own.
-    bool covering = !runs.empty();
+    // accumulators), and the output needs no zero fill of its own. (`out`
+    // is a zero fill, of the whole output or of a slice: its destination
+    // then takes the fill's place.)
+    auto zeroFill = out.getDefiningOp<linalg::FillOp>();
+    bool covering =
+        zeroFill && matchPattern(zeroFill.getDpsInputs()[0], m_AnyZeroFloat());
     for (int64_t d = 0; d < n && covering; ++d) {
       auto partitions = [&](const TapRun &run) {
         SmallVector<bool> hit(g.outSpatial[d], false);
@@ -2012,14 +2017,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       }
       std::rotate(runs[d].begin(), it, it + 1);
     }
-    if (covering) {
-      auto fill = out.getDefiningOp<linalg::FillOp>();
-      if (fill && !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
-        out = fill.getDpsInits()[0];
-      else
-        out = tensor::EmptyOp::create(b, loc, outType.getShape(),
-                                      outType.getElementType());
-    }
+    if (covering)
+      out = zeroFill.getDpsInits()[0];
     // The first box's taps (every loop variable at its run's start): the
     // covering box is the first box of forEachTapRunBox.
     bool firstBox = covering;

@@ -166,6 +166,9 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
     ConvertSCFToOpenMPPassOptions ompOptions;
     ompOptions.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(ompOptions));
+    // Each thread runs its share of a worksharing loop found from its
+    // thread number, without the runtime's loop scheduling calls.
+    pm.addPass(createConvOmpThreadLoopsPass());
   }
   VectorTransferToSCFOptions vectorToSCF;
   vectorToSCF.enableFullUnroll();

@@ -429,9 +429,13 @@ int main(int argc, char **argv) {
                       const std::vector<double> &times) {
       double med = median(times);
       double best = *std::min_element(times.begin(), times.end());
+      double mean = 0;
+      for (double t : times)
+        mean += t / times.size();
       llvm::outs() << llvm::format(
-          "%s: compile %.3f ms, median %.6f ms, best %.6f ms per call", name,
-          k.compileSeconds() * 1e3, med * 1e3, best * 1e3);
+          "%s: compile %.3f ms, median %.6f ms, mean %.6f ms, best %.6f ms "
+          "per call",
+          name, k.compileSeconds() * 1e3, med * 1e3, mean * 1e3, best * 1e3);
       if (flops > 0)
         llvm::outs() << llvm::format(" (%.3f / %.3f GFLOP/s)",
                                      flops / med * 1e-9, flops / best * 1e-9);

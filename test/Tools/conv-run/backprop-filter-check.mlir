@@ -2,6 +2,9 @@
 // inputs: both layouts, 1-D to 3-D, groups, every padding, every dtype.
 
 // RUN: conv-run %s --entry nhwc_f32 --check --seed 1 | FileCheck %s --check-prefix=F32
+// The plain loops' forall over the 3 x 3 taps on 4 threads: 9 iterations
+// split 3 + 2 + 2 + 2 by thread number (conv-omp-thread-loops).
+// RUN: conv-run %s --entry nhwc_f32 --check --seed 21 --no-optimize --num-threads=4 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nchw_f64_dilated --check --seed 2 | FileCheck %s --check-prefix=F64
 // RUN: conv-run %s --entry nwc_bf16_groups_explicit --check --seed 3 | FileCheck %s --check-prefix=BF16
 // RUN: conv-run %s --entry ncdhw_f16_groups_same --check --seed 4 | FileCheck %s --check-prefix=F16

@@ -5,7 +5,7 @@
 // dW element in the same order).
 
 // RUN: conv-run %s --entry bf --repeat 6 --compare=register-tile-rows=2,l2-cache-bytes=65536 | FileCheck %s
-// CHECK:      A: compile {{[0-9.]+}} ms, median {{[0-9.]+}} ms, best {{[0-9.]+}} ms per call ({{[0-9.]+}} / {{[0-9.]+}} GFLOP/s)
+// CHECK:      A: compile {{[0-9.]+}} ms, median {{[0-9.]+}} ms, mean {{[0-9.]+}} ms, best {{[0-9.]+}} ms per call ({{[0-9.]+}} / {{[0-9.]+}} GFLOP/s)
 // CHECK-NEXT: B (register-tile-rows=2,l2-cache-bytes=65536): compile {{[0-9.]+}} ms, median {{[0-9.]+}} ms
 // CHECK-NEXT: B speed / A speed: median {{[0-9.]+}} of 6 pairs (quartiles {{[0-9.]+}}, {{[0-9.]+}})
 // CHECK-NEXT: B - A: max abs difference 0.000e+00 (max |A| {{[0-9.]+}}e+{{[0-9]+}})

@@ -54,17 +54,30 @@ omp::LoopNestOp rewritableNest(omp::WsloopOp wsloop) {
   return nest;
 }
 
-/// `private @name(!llvm.ptr[, i32]) -> i32`, declared once in `module`.
-func::FuncOp declareRuntimeQuery(ModuleOp module, StringRef name,
-                                 bool withGtid) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(name))
-    return f;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  SmallVector<Type> params = {LLVM::LLVMPointerType::get(b.getContext())};
+/// The type of a runtime query: `(!llvm.ptr[, i32]) -> i32` (the ident_t
+/// pointer, and the global thread number for the bound queries).
+FunctionType runtimeQueryType(MLIRContext *ctx, bool withGtid) {
+  Builder b(ctx);
+  SmallVector<Type> params = {LLVM::LLVMPointerType::get(ctx)};
   if (withGtid)
     params.push_back(b.getI32Type());
-  auto f = func::FuncOp::create(b, module.getLoc(), name,
-                                b.getFunctionType(params, {b.getI32Type()}));
+  return b.getFunctionType(params, {b.getI32Type()});
+}
+
+/// The declaration `private @name` of `type` in `module`, created if
+/// missing; null when `module` has another symbol of that name (e.g. an
+/// llvm.func from an earlier OpenMP translation). `create` false: only
+/// checks.
+func::FuncOp declareRuntimeQuery(ModuleOp module, StringRef name,
+                                 FunctionType type, bool create) {
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto f = dyn_cast<func::FuncOp>(existing);
+    return f && f.getFunctionType() == type ? f : func::FuncOp();
+  }
+  if (!create)
+    return func::FuncOp();
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
   f.setPrivate();
   return f;
 }
@@ -163,10 +176,21 @@ struct OmpThreadLoops
     });
     if (work.empty())
       return;
-    RuntimeQueries rt{
-        declareRuntimeQuery(module, kGlobalThreadNum, /*withGtid=*/false),
-        declareRuntimeQuery(module, kBoundThreadNum, /*withGtid=*/true),
-        declareRuntimeQuery(module, kBoundNumThreads, /*withGtid=*/true)};
+    // Leave the module alone when a name is taken by something else.
+    MLIRContext *ctx = module.getContext();
+    std::pair<StringRef, FunctionType> queries[] = {
+        {kGlobalThreadNum, runtimeQueryType(ctx, /*withGtid=*/false)},
+        {kBoundThreadNum, runtimeQueryType(ctx, /*withGtid=*/true)},
+        {kBoundNumThreads, runtimeQueryType(ctx, /*withGtid=*/true)}};
+    for (auto [name, type] : queries)
+      if (module.lookupSymbol(name) &&
+          !declareRuntimeQuery(module, name, type, /*create=*/false))
+        return;
+    auto declare = [&](int i) {
+      return declareRuntimeQuery(module, queries[i].first, queries[i].second,
+                                 /*create=*/true);
+    };
+    RuntimeQueries rt{declare(0), declare(1), declare(2)};
     for (auto [wsloop, nest] : work)
       rewrite(wsloop, nest, rt);
   }

@@ -134,3 +134,27 @@ func.func @kept(%m: memref<16xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// A symbol of one of those names that is not the runtime function's
+// declaration: the pass leaves the module alone.
+// CHECK-LABEL: llvm.func @__kmpc_global_thread_num(i32) -> i32
+// CHECK-LABEL: func.func @name_taken(
+// CHECK:         omp.wsloop {
+llvm.func @__kmpc_global_thread_num(i32) -> i32
+func.func @name_taken(%m: memref<16xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        memref.store %v, %m[%i] : memref<16xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}

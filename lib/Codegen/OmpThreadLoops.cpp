@@ -42,10 +42,11 @@ omp::LoopNestOp rewritableNest(omp::WsloopOp wsloop) {
   if (wsloop->getNumOperands() != 0 || wsloop.getScheduleKind() ||
       wsloop.getOrderedAttr() || wsloop.getOrder() || wsloop.getNowait())
     return nullptr;
+  if (!wsloop.getRegion().hasOneBlock())
+    return nullptr;
   Block &body = wsloop.getRegion().front();
   auto nest = dyn_cast<omp::LoopNestOp>(body.front());
-  if (!nest || !wsloop.getRegion().hasOneBlock() ||
-      body.getOperations().size() != 1 || nest.getLoopInclusive() ||
+  if (!nest || body.getOperations().size() != 1 || nest.getLoopInclusive() ||
       !nest.getRegion().hasOneBlock())
     return nullptr;
   auto yield = dyn_cast<omp::YieldOp>(nest.getRegion().front().back());
@@ -64,18 +65,20 @@ FunctionType runtimeQueryType(MLIRContext *ctx, bool withGtid) {
   return b.getFunctionType(params, {b.getI32Type()});
 }
 
+/// Whether `module` has a symbol `name` other than a func.func of `type`
+/// (e.g. an llvm.func from an earlier OpenMP translation).
+bool nameTaken(ModuleOp module, StringRef name, FunctionType type) {
+  Operation *existing = module.lookupSymbol(name);
+  auto f = dyn_cast_or_null<func::FuncOp>(existing);
+  return existing && !(f && f.getFunctionType() == type);
+}
+
 /// The declaration `private @name` of `type` in `module`, created if
-/// missing; null when `module` has another symbol of that name (e.g. an
-/// llvm.func from an earlier OpenMP translation). `create` false: only
-/// checks.
+/// missing (`name` not taken by anything else).
 func::FuncOp declareRuntimeQuery(ModuleOp module, StringRef name,
-                                 FunctionType type, bool create) {
-  if (Operation *existing = module.lookupSymbol(name)) {
-    auto f = dyn_cast<func::FuncOp>(existing);
-    return f && f.getFunctionType() == type ? f : func::FuncOp();
-  }
-  if (!create)
-    return func::FuncOp();
+                                 FunctionType type) {
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto f = func::FuncOp::create(b, module.getLoc(), name, type);
   f.setPrivate();
@@ -183,12 +186,10 @@ struct OmpThreadLoops
         {kBoundThreadNum, runtimeQueryType(ctx, /*withGtid=*/true)},
         {kBoundNumThreads, runtimeQueryType(ctx, /*withGtid=*/true)}};
     for (auto [name, type] : queries)
-      if (module.lookupSymbol(name) &&
-          !declareRuntimeQuery(module, name, type, /*create=*/false))
+      if (nameTaken(module, name, type))
         return;
     auto declare = [&](int i) {
-      return declareRuntimeQuery(module, queries[i].first, queries[i].second,
-                                 /*create=*/true);
+      return declareRuntimeQuery(module, queries[i].first, queries[i].second);
     };
     RuntimeQueries rt{declare(0), declare(1), declare(2)};
     for (auto [wsloop, nest] : work)

@@ -446,11 +446,10 @@ def ConvOmpThreadLoopsPass
     and that barrier. Debian's libomp 19 formats its debug-trace strings
     (`vsnprintf`, `malloc`) in every `__kmpc_for_static_init` call: a
     2-thread `parallel for` of a clang-compiled C loop took 0.8 us a
-    region against 0.45 us for a bare `parallel` on the Zen 4 host. In
-    ConvGen's smallest 2-thread kernels that was a tenth of the call:
-    conv-run --compare (alternating calls, medians) measured the 1-D
-    MaskNet layer mk1 (10 us) 9 % faster with this pass, and a 3 us
-    kernel 25 % faster.
+    region against 0.45 us for a bare `parallel` on the Zen 4 host.
+    conv-run --compare (alternating calls, medians, 2 threads) measured
+    the 1-D MaskNet layer mk1 (10 us) 9 % faster with this pass, and a
+    3 us kernel 25 % faster.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -52,6 +52,10 @@ struct AnnotateLoopUnrolling
         /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
         /*parallelAccesses=*/{});
     getOperation().walk([&](scf::ForOp loop) {
+      if (loop->removeAttr(conv::kLLVMNoUnrollAttr)) {
+        loop->setAttr(conv::kLoopAnnotationAttr, disable);
+        return;
+      }
       if (loop->removeAttr(conv::kLLVMUnrollAttr) ||
           loop->hasAttr(conv::kLoopAnnotationAttr) || isSmallInnermost(loop))
         return;

@@ -1178,6 +1178,15 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           rowDim = 0;
       }
     }
+    if (rowDim == n && !registerTileRows && wide &&
+        op->hasAttr(kPhaseBatchRowsAttrName)) {
+      int64_t batchRows =
+          chooseRows(ranges[0], t.rows, t.cols / lanes(accType));
+      int64_t threads =
+          op->getParentOfType<scf::ForallOp>() ? 1 : threadCount();
+      if (batchRows >= 4 && ranges[0] % (batchRows * threads) == 0)
+        rowDim = 0;
+    }
     hoistEarly = rowDim == 0;
     for (int64_t d = 0; d <= n; ++d)
       outer[d] = d == rowDim ? 0 : 1;
@@ -1650,10 +1659,23 @@ LogicalResult TileAndVectorize::tileCast(RewriterBase &rewriter,
   op = threadOverFirstDim(rewriter, op);
   if (!op)
     return failure();
-  return tileRows(rewriter, op,
-                  bf16Chunk(outType.getElementType(),
-                            outType.getShape().back(),
-                            2 * lanes(inType.getElementType())));
+  int64_t chunk = bf16Chunk(outType.getElementType(), outType.getShape().back(),
+                            2 * lanes(inType.getElementType()));
+  auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+  if (!role || role.getValue() != kRoleWinogradTransform)
+    return tileRows(rewriter, op, chunk);
+  // A Winograd transform: rows of chunks like a cast, its loops kept
+  // rolled (kLLVMNoUnrollAttr): LLVM unrolled the 8-16 chunks of a row.
+  SmallVector<int64_t> sizes(rank, 1);
+  sizes.back() = chunk;
+  auto tiled = tile(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+  if (failed(tiled))
+    return failure();
+  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  for (LoopLikeOpInterface loop : tiled->loops)
+    loop->setAttr(conv::kLLVMNoUnrollAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, tiled->loops);
+  return success();
 }
 
 /// `op` (one static tensor result, all loops parallel) split over threads
@@ -2518,7 +2540,8 @@ void TileAndVectorize::runOnOperation() {
     if (role && (role.getValue() == kRoleRowAdd ||
                  role.getValue() == kRoleRowFill))
       rowAdds.push_back(op);
-    else if (role && role.getValue() == kRoleCast)
+    else if (role && (role.getValue() == kRoleCast ||
+                      role.getValue() == kRoleWinogradTransform))
       casts.push_back(op);
     else if (role && role.getValue() == kRolePairPack)
       pairPacks.push_back(op);

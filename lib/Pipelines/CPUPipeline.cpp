@@ -75,6 +75,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     // tiles, conv-cpu-tile-and-vectorize), which batch blocks would cut
     // short.
     convOptions.transposeBatchRows = host.vectorBits >= 512;
+    convOptions.transposeWinograd = options.winograd;
     // With AVX-512 a filter gradient's tap reduces a cut (dynamic) long row
     // a position a step at full speed, and its window then needs no
     // zero-padded copy (docs/Lowering.md §2.5).

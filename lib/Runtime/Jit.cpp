@@ -97,7 +97,7 @@ std::string CompileOptions::str() const {
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " bf16-dot=" + bf16Dot + " prefetch=" + (prefetch ? "1" : "0") +
-         " direct-rows=" + (directRows ? "1" : "0") +
+         " direct-rows=" + (directRows ? "1" : "0") + " winograd=" + winograd +
          " num-threads=" + std::to_string(numThreads) +
          " min-parallel-flops=" + formatG(minParallelFlops) +
          " compile-threads=" + std::to_string(compileThreads);
@@ -759,6 +759,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.directRows = options.directRows;
+  pipelineOptions.winograd = options.winograd;
   if (options.bf16Dot == "auto")
     pipelineOptions.bf16Dot = conv::BF16Dot::Auto;
   else if (options.bf16Dot == "on")

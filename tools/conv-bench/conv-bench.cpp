@@ -227,6 +227,12 @@ cl::opt<std::string> bf16Dot(
     cl::desc("With --dtype=bf16: ConvGen's vdpbf16ps dot products: auto "
              "(where the host runs them at its FMA rate), on, off"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> winograd(
+    "winograd",
+    cl::desc("ConvGen's Winograd F(2, T) transposed-convolution phases "
+             "(pipeline option winograd): auto (ops with at most 2 such "
+             "phases), on, off"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",
     cl::desc("Benchmark ConvGen's zero-insertion transpose lowering"),
@@ -1358,6 +1364,7 @@ int main(int argc, char **argv) {
         options.registerTileVectors = registerTileVectors;
         options.reductionChunk = reductionChunk;
         options.bf16Dot = bf16Dot;
+        options.winograd = winograd;
         options.compileThreads = compileThreads;
         trySetThreads(options, t, 0);
         double limit = smoke && compileTimeout.getNumOccurrences() == 0

@@ -133,6 +133,12 @@ cl::opt<bool>
                         "that stream out_backprop once, 1x1 and 1-D ones; "
                         "pipeline option prefetch=false)"),
                cl::cat(category));
+cl::opt<std::string> winograd(
+    "winograd",
+    cl::desc("Winograd F(2, T) phases in transposed convolutions (pipeline "
+             "option winograd): auto (ops with at most 2 such phases), on, "
+             "off"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<std::string> compare(
     "compare",
     cl::desc("With --repeat: also compile the function with these options "
@@ -140,7 +146,7 @@ cl::opt<std::string> compare(
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
              "transpose-per-tap, bf16-dot, prefetch (0 or 1), direct-rows (0 "
-             "or 1), num-threads, "
+             "or 1), winograd (auto, on, off), num-threads, "
              "compile-threads), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
@@ -254,6 +260,10 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.bf16Dot = value.str();
       continue;
     }
+    if (key == "winograd") {
+      options.winograd = value.str();
+      continue;
+    }
     int64_t number;
     if (value.getAsInteger(10, number) || number < 0)
       return error("expected a non-negative integer value");
@@ -317,6 +327,7 @@ int main(int argc, char **argv) {
   options.l2CacheBytes = l2CacheBytes;
   options.l3CacheBytes = l3CacheBytes;
   options.prefetch = !noPrefetch;
+  options.winograd = winograd;
   options.numThreads = numThreads;
   options.minParallelFlops = minParallelFlops;
   options.compileThreads = compileThreads;

@@ -778,6 +778,68 @@ TEST(Differential, TransposePhaseTapClipping) {
       {"phases, 1 thread", "phases, 2 threads", "phases, 64 KiB L2"});
 }
 
+/// Winograd F(2, T) phases (the pipeline option winograd, docs/Lowering.md
+/// §3.10): random 1-D to 3-D f32 channels-last layers whose phases have 2
+/// or 3 taps along the last dimension (kernel 2-3 with stride 1, 4-6 with
+/// stride 2), other dimensions with 1-4 taps, strides 1-2 and sometimes
+/// dilation 2, 4-12 input positions along the last dimension (odd and even
+/// output counts), `same` and `valid` with and without output padding,
+/// 16-40 input and 16-80 output channels, batches of 1-3 and of 4, 8 or 12
+/// (batch blocks of 4); each compared with the reference with 1 and 2
+/// threads (bit-identical) through the phases, and with the default
+/// lowering choice.
+TEST(Differential, TransposeWinograd) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 13);
+  unsigned count = std::max(24u, envOr("CONVGEN_DIFF_COUNT", 500) / 12);
+  std::vector<TransposeCase> cases;
+  static const int64_t couts[] = {16, 32, 48, 80};
+  while (cases.size() < count) {
+    TransposeSpec s;
+    int64_t n = uniform(rng, 1, 3);
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
+    int opMode = rng() % 3; // None, zeros, random in [0, s)
+    if (opMode)
+      s.attrs.outputPadding = Shape{};
+    int64_t cin = uniform(rng, 16, 40), cout = couts[rng() % 4];
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      bool last = d == n - 1;
+      int64_t st = uniform(rng, 1, 2);
+      int64_t k = last ? (st == 1 ? uniform(rng, 2, 3) : uniform(rng, 4, 6))
+                       : uniform(rng, 1, 4);
+      s.kernelShape.push_back(k);
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(!last && rng() % 4 == 0 ? 2 : 1);
+      spatialIn.push_back(last ? uniform(rng, 4, 12)
+                               : uniform(rng, 2, n == 3 ? 4 : 8));
+      if (opMode == 1)
+        s.attrs.outputPadding->push_back(0);
+      else if (opMode == 2)
+        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+    }
+    s.kernelShape.push_back(cout);
+    s.kernelShape.push_back(cin);
+    int64_t batch = rng() % 2 ? uniform(rng, 1, 3) : 4 * uniform(rng, 1, 3);
+    s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
+    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+      continue;
+    cases.push_back(makeTransposeCase(std::move(s), rng));
+  }
+  CompileOptions one, two, chosen;
+  one.winograd = two.winograd = chosen.winograd = "on";
+  one.transposePerTap = two.transposePerTap = "never";
+  one.numThreads = chosen.numThreads = 1;
+  two.numThreads = 2;
+  two.minParallelFlops = 0; // small shapes: still threaded
+  checkTransposeVariants(cases, {one, two, chosen},
+                         {"Winograd phases, 1 thread",
+                          "Winograd phases, 2 threads",
+                          "Winograd, default lowering choice"});
+}
+
 /// Row parts of the columns lowering (docs/Lowering.md §3.6): random
 /// single 1-D channels-last items with 1-4 output channels, kernels of 2-9
 /// taps, strides 1-4, valid padding with random output_padding, every

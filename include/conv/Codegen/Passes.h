@@ -49,6 +49,11 @@ struct HostVectorInfo {
 /// Marks an scf.for that LLVM's loop unroller may unroll (the others get
 /// `unroll disable` from conv-cpu-annotate-loop-unrolling).
 constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
+/// Set by conv-cpu-tile-and-vectorize on the loops of tiles that LLVM's
+/// unroller must leave alone even when they are small innermost loops (the
+/// Winograd transforms' channel chunks: unrolled, they doubled those
+/// kernels' LLVM IR for no speed).
+constexpr llvm::StringLiteral kLLVMNoUnrollAttr = "conv.llvm_no_unroll";
 
 /// Marks the innermost reduction loop (an scf.for) of register tiles that
 /// stream their right-hand operand once: the rows the loop reads are

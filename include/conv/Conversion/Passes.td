@@ -151,6 +151,16 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "with at least 64 output channels, when their batch makes 4 rows "
            "a thread, keep the phases over the whole batch instead of batch "
            "blocks of 2 items">,
+    Option<"transposeWinograd", "transpose-winograd", "std::string",
+           /*default=*/"\"off\"",
+           "Phases with 2 or 3 taps along their last spatial dimension (no "
+           "dilation there) and at least 4 outputs along it, channels last, "
+           "f32, at least 16 input and output channels: each pair of "
+           "outputs along that dimension by Winograd's F(2, 2) / F(2, 3), "
+           "3 / 4 products instead of 4 / 6 (T + 1 one-tap correlations "
+           "between elementwise transforms), when that saves at least a "
+           "fifth of the op's products: 'off', 'auto' (ops with at most 2 "
+           "such phases) or 'on'">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -104,6 +104,15 @@ struct ConvCPUPipelineOptions
                      "each cache block first copies them into a scratch "
                      "pack)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> winograd{
+      *this, "winograd",
+      llvm::cl::desc("With optimize: transposed-convolution phases with 2 "
+                     "or 3 taps along their last spatial dimension compute "
+                     "its output pairs with Winograd's F(2, 2) / F(2, 3) "
+                     "(convert-conv-to-linalg's transpose-winograd): 'auto' "
+                     "(ops with at most 2 such phases: the others' "
+                     "first-call compiles took 300-430 ms), 'on', 'off'"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate temporary buffers through "

@@ -95,6 +95,11 @@ struct CompileOptions {
   /// fused read their runs of k * Cin input values from the input itself
   /// (false: each cache block first copies them into a scratch pack).
   bool directRows = true;
+  /// Transposed-convolution phases with 2 or 3 taps along their last
+  /// spatial dimension compute its output pairs with Winograd's F(2, 2) /
+  /// F(2, 3) (docs/Lowering.md §3.10): "auto" (ops with at most 2 such
+  /// phases), "on", "off".
+  std::string winograd = "auto";
   /// Threads that optimize and compile the kernel's LLVM IR, one part of
   /// its functions each (ObjectCode.h): 0 = up to the host's hardware
   /// threads (at most 2), 1 = all on the calling thread. Only where the

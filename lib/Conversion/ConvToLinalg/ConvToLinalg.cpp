@@ -35,6 +35,15 @@ struct ConvertConvToLinalgPass
           << transposePerTap << "'";
       return signalPassFailure();
     }
+    std::optional<TransposeWinograd> winograd =
+        parseTransposeWinograd(transposeWinograd);
+    if (!winograd) {
+      getOperation()->emitError()
+          << "convert-conv-to-linalg: option transpose-winograd: expected "
+             "'off', 'auto' or 'on', got '"
+          << transposeWinograd << "'";
+      return signalPassFailure();
+    }
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
@@ -52,6 +61,7 @@ struct ConvertConvToLinalgPass
     transposeOptions.tapsOverhead = transposeTapsOverhead;
     transposeOptions.threads = transposeThreads;
     transposeOptions.batchRows = transposeBatchRows;
+    transposeOptions.winograd = *winograd;
     populateTransposeToLinalgPatterns(patterns, transposeOptions);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,

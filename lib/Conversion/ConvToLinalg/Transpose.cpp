@@ -585,7 +585,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, const TransposeLoweringOptions &options)
       : OpRewritePattern(ctx), lowering(options.lowering), taps(options.taps),
         tapsOverhead(options.tapsOverhead), threads(options.threads),
-        batchRows(options.batchRows) {}
+        batchRows(options.batchRows), winograd(options.winograd) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -614,6 +614,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       else if (int64_t rows =
                    taps == TransposeTaps::Auto ? inputBlockRows(g, threads) : 0)
         out = lowerByInputBlocks(rewriter, loc, op, g, rows);
+      else if (int64_t items =
+                   taps == TransposeTaps::Auto && !preferTaps(g, tapsOverhead)
+                       ? winogradBlockItems(g, elementType, accType)
+                       : 0)
+        out = lowerByBatchBlocks(rewriter, loc, op, g, items, accType);
       else if (int64_t items =
                    taps == TransposeTaps::Auto && !preferTaps(g, tapsOverhead)
                        ? batchBlockItems(g, threads,
@@ -1105,7 +1110,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     block.getOutput().setType(resultType.clone(oShape));
     auto blockGeometry = block.getGeometry();
     Value result = blockGeometry ? lowerByPhases(b, loc, block, *blockGeometry,
-                                                 zeros, laidOut)
+                                                 zeros, laidOut, forall)
                                  : Value();
     b.eraseOp(block);
     if (!result)
@@ -1853,6 +1858,128 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   }
 
+  /// Whether a phase with `taps` taps, dilation `dilation` and `outputs`
+  /// outputs along its last spatial dimension computes that dimension with
+  /// Winograd's F(2, T) (createWinogradCorrelation; option
+  /// transpose-winograd): 2 or 3 taps without dilation, at least 4 outputs
+  /// (2 pairs), channels last with f32 operands and at least 16 input and
+  /// output channels (the transforms move every element of the window and
+  /// of the output once more; they pay for themselves over a reduction of
+  /// T * Cin products per output).
+  bool winogradAlongLast(const convgen::TransposeGeometry &g, Type inputType,
+                         Type accType, int64_t taps, int64_t dilation,
+                         int64_t outputs) const {
+    return winogradPhase(g, inputType, accType, taps, dilation, outputs) &&
+           winogradSavings(g, inputType, accType) >= kMinWinogradSavings &&
+           (winograd == TransposeWinograd::On ||
+            winogradPhases(g, inputType, accType) <= kMaxAutoWinogradPhases);
+  }
+  /// TransposeWinograd::Auto takes ops with at most this many Winograd
+  /// phases: each added 40-90 ms to a first-call compile (Zen 4, 1 and 2
+  /// threads, against the direct phases): Keras' 3x3 stride-2 dilated
+  /// layer and AlexNet's stride-1 3x3 one (1 phase) 63-81 -> 133-199 ms,
+  /// DCGAN's 4x4 stride-2 layers (4) 94-173 -> 293-353 ms, Keras' 5x5
+  /// stride-2 one (4) 172-234 -> 352-431 ms, past the 300 ms target.
+  static constexpr int64_t kMaxAutoWinogradPhases = 2;
+  /// The phases (combinations of one phase per dimension) with outputs and
+  /// taps whose last dimension's phase is a Winograd one.
+  int64_t winogradPhases(const convgen::TransposeGeometry &g, Type inputType,
+                         Type accType) const {
+    int64_t n = g.numSpatialDims, combos = 1, last = 0;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t count = 0;
+      for (int64_t r = 0; r < g.strides[d]; ++r) {
+        Phase1D p =
+            computePhase(r, g.inputSpatial[d], g.kernelSpatial[d], g.strides[d],
+                         g.dilations[d], g.cropBefore[d], g.outSpatial[d]);
+        if (p.numTaps == 0 || p.outCount == 0)
+          continue;
+        if (d + 1 < n)
+          ++count;
+        else if (winogradPhase(g, inputType, accType, p.numTaps, p.dilation,
+                               p.outCount))
+          ++last;
+      }
+      if (d + 1 < n)
+        combos *= count;
+    }
+    return combos * last;
+  }
+  /// The products of the op that Winograd phases leave out must be at
+  /// least this fraction of all its phases' products: the transforms cost
+  /// about a tenth of the products' time (Keras' 3x3 stride-2 layers, whose
+  /// phases of 2 taps along the last dimension hold 2/3 of the products,
+  /// would save 1/6: 4-8 % slower with 2 threads).
+  static constexpr double kMinWinogradSavings = 0.2;
+  bool winogradPhase(const convgen::TransposeGeometry &g, Type inputType,
+                     Type accType, int64_t taps, int64_t dilation,
+                     int64_t outputs) const {
+    constexpr int64_t kMinChannels = 16, kMinOutputs = 4;
+    return winograd != TransposeWinograd::Off &&
+           g.layout == Layout::ChannelsLast && inputType.isF32() &&
+           accType.isF32() && winogradSupportsTaps(taps) && dilation == 1 &&
+           outputs >= kMinOutputs && g.inChannels >= kMinChannels &&
+           g.outChannels >= kMinChannels;
+  }
+  /// The fraction of the phases' products (sum over phases of prod_d
+  /// outputs_d * taps_d) that Winograd phases save: 1 - (T + 1) / (2 T)
+  /// of each, by its taps T along the last dimension.
+  double winogradSavings(const convgen::TransposeGeometry &g, Type inputType,
+                         Type accType) const {
+    int64_t n = g.numSpatialDims;
+    // Per dimension: the sum over its phases of outputs * taps (the
+    // products factor over the dimensions), and along the last one the
+    // part that Winograd phases save.
+    double total = 1, others = 1, saved = 0, last = 0;
+    for (int64_t d = 0; d < n; ++d) {
+      double sum = 0;
+      for (int64_t r = 0; r < g.strides[d]; ++r) {
+        Phase1D p =
+            computePhase(r, g.inputSpatial[d], g.kernelSpatial[d], g.strides[d],
+                         g.dilations[d], g.cropBefore[d], g.outSpatial[d]);
+        if (p.numTaps == 0 || p.outCount == 0)
+          continue;
+        double products = double(p.outCount) * double(p.numTaps);
+        sum += products;
+        if (d == n - 1 && winogradPhase(g, inputType, accType, p.numTaps,
+                                        p.dilation, p.outCount))
+          saved +=
+              products * (1.0 - double(p.numTaps + 1) / double(2 * p.numTaps));
+      }
+      total *= sum;
+      if (d + 1 < n)
+        others *= sum;
+      else
+        last = sum;
+    }
+    return total > 0 && last > 0 ? saved * others / total : 0.0;
+  }
+
+  /// Batch items per block (lowerByBatchBlocks) for a transposed
+  /// convolution with Winograd phases (winogradAlongLast along the last
+  /// dimension), or 0: blocks of 4 items (the register tiles of the
+  /// Winograd products run along them) that split over the threads, so
+  /// that each block's transformed input and products stay cached between
+  /// the transforms and the correlations.
+  int64_t winogradBlockItems(const convgen::TransposeGeometry &g,
+                             Type inputType, Type accType) const {
+    constexpr int64_t kItems = 4;
+    int64_t n = g.numSpatialDims;
+    bool any = false;
+    for (int64_t r = 0; r < g.strides[n - 1]; ++r) {
+      Phase1D p = computePhase(r, g.inputSpatial[n - 1], g.kernelSpatial[n - 1],
+                               g.strides[n - 1], g.dilations[n - 1],
+                               g.cropBefore[n - 1], g.outSpatial[n - 1]);
+      any |=
+          p.numTaps > 0 && winogradAlongLast(g, inputType, accType, p.numTaps,
+                                             p.dilation, p.outCount);
+    }
+    if (!any || g.batch % kItems != 0 || g.batch == kItems && threads > 1 ||
+        !blocksSplitOverThreads(g.batch / kItems, threads))
+      return 0;
+    return kItems;
+  }
+
   /// Whether the phase and tap lowerings relay their kernel taps out with
   /// vectorized linalg.transpose relayouts (relayoutReversedTaps) instead of
   /// gatherKernelTaps' generic copy: channels last with more than 4 output
@@ -2076,9 +2203,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// its taps as a strided slice instead of relaying them out itself (the
   /// batch blocks: once for all blocks). `out` is zeros (a linalg.fill),
   /// whose destination the phases write into when they partition it.
+  /// `hoistBefore` (a batch block's scf.forall): where the Winograd
+  /// filter transforms go, which depend on the kernel only.
   Value lowerByPhases(PatternRewriter &b, Location loc, TransposeOp op,
                       const convgen::TransposeGeometry &g, Value out,
-                      Value laidOut = {}) const {
+                      Value laidOut = {},
+                      Operation *hoistBefore = nullptr) const {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(out.getType()).getElementType();
     SmallVector<SmallVector<Phase1D>> phases(n);
@@ -2089,7 +2219,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                          g.dilations[d], g.cropBefore[d],
                                          g.outSpatial[d]));
     // One zero-padded copy of the input covers every phase's window; each
-    // phase then reads a slice of it (a view, no copy).
+    // phase then reads a slice of it (a view, no copy). A Winograd phase
+    // with an odd output count along the last dimension reads one more
+    // column (a zero).
+    auto inputType = cast<RankedTensorType>(op.getInputs().getType());
+    auto winogradLast = [&](const Phase1D &p) {
+      return winogradAlongLast(g, inputType.getElementType(), accType,
+                               p.numTaps, p.dilation, p.outCount);
+    };
     SmallVector<int64_t> unionStart(n), unionSize(n);
     for (int64_t d = 0; d < n; ++d) {
       int64_t lo = std::numeric_limits<int64_t>::max();
@@ -2098,7 +2235,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         if (p.numTaps == 0 || p.outCount == 0)
           continue;
         lo = std::min(lo, p.windowStart);
-        hi = std::max(hi, p.windowStart + p.windowSize);
+        hi = std::max(
+            hi,
+            p.windowStart + p.windowSize +
+                (d == n - 1 && winogradLast(p) && p.outCount % 2 == 1 ? 1 : 0));
       }
       unionStart[d] = lo <= hi ? lo : 0;
       unionSize[d] = lo <= hi ? hi - lo : 0;
@@ -2274,6 +2414,43 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                                    nb.getZeroAttr(accType));
             init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
           }
+          if (loopDims.empty() &&
+              winogradAlongLast(g, inputType.getElementType(), accType,
+                                numTaps[n - 1], dil[n - 1], outCount[n - 1])) {
+            // The window with the column of an odd output count's last
+            // pair, and the taps laid out [T..., Cin, Cout] either way.
+            SmallVector<int64_t> wSize(size);
+            wSize[n - 1] += outCount[n - 1] % 2;
+            SpatialSlice wView =
+                spatialSlice(nb, paddedType, g.layout, offset, wSize, ones);
+            Value wWindow = tensor::ExtractSliceOp::create(
+                nb, nl, paddedType.clone(wView.shape), padded, wView.offsets,
+                wView.sizes, wView.strides);
+            Value uStack;
+            {
+              OpBuilder::InsertionGuard guard(nb);
+              if (hoistBefore)
+                nb.setInsertionPoint(hoistBefore);
+              Value filter =
+                  relayout ? (laidOut ? laidOutTaps(nb, nl, laidOut, g,
+                                                    firstTap, tapStep, numTaps)
+                                      : relayoutReversedTaps(nb, nl, kernel,
+                                                             firstTap, tapStep,
+                                                             numTaps))
+                           : gatherKernelTaps(nb, nl, src, g.layout,
+                                              gatherOffset, gatherStep, numTaps,
+                                              /*reverse=*/true);
+              uStack = createWinogradFilter(nb, nl, filter);
+            }
+            // The phase writes its outputs straight into `acc` (no slice
+            // of a slice: composed, those read the whole output again).
+            SmallVector<int64_t> outStrides(rank, 1);
+            for (int64_t d = 0; d < n; ++d)
+              outStrides[spatialDim(g.layout, d)] = g.strides[d];
+            return createWinogradCorrelation(nb, nl, wWindow, uStack, acc,
+                                             slice.offsets, slice.shape,
+                                             outStrides, dil, validRows);
+          }
           Value phase =
               relayout
                   ? createTapCorrelation(
@@ -2363,9 +2540,23 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// The code generator's register-tile rows along the batch (option
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
+  /// Winograd F(2, T) along the phases' last dimension (option
+  /// transpose-winograd): see winogradAlongLast.
+  TransposeWinograd winograd;
 };
 
 } // namespace
+
+std::optional<TransposeWinograd>
+mlir::conv::parseTransposeWinograd(llvm::StringRef value) {
+  if (value == "off")
+    return TransposeWinograd::Off;
+  if (value == "auto")
+    return TransposeWinograd::Auto;
+  if (value == "on")
+    return TransposeWinograd::On;
+  return std::nullopt;
+}
 
 std::optional<TransposeTaps>
 mlir::conv::parseTransposeTaps(llvm::StringRef value) {

@@ -130,6 +130,39 @@ bool dwUsesBF16Pairs(const convgen::BackpropFilterGeometry &g);
 /// one static shape): a linalg.generic tagged conv.role = pair_pack.
 Value createPairPack(OpBuilder &b, Location loc, Value first, Value second);
 
+/// Whether createWinogradCorrelation has a transform for `taps` taps along
+/// the last spatial dimension (2 or 3).
+bool winogradSupportsTaps(int64_t taps);
+
+/// The Winograd F(2, T) transform of a phase's taps `filter` ([T..., Cin,
+/// Cout], T = its last tap count, winogradSupportsTaps): U[xi] = sum_t
+/// G[xi][t] f[..., t, ...] as one tensor [T + 1, T..., 1, Cin, Cout] (rows
+/// one cache line longer when a multiple of 128 bytes), for
+/// createWinogradCorrelation. It depends on the kernel only, so a caller
+/// that runs the phase per batch block computes it once, before the blocks.
+Value createWinogradFilter(OpBuilder &b, Location loc, Value filter);
+
+/// The channels-last stride-1 correlation `y[b, o..., co] = sum_{t..., ci}
+/// window[b, o + t*d..., ci] * f[t..., ci, co]`, with its last spatial
+/// dimension computed pairwise by Winograd's F(2, T) from `uStack` =
+/// createWinogradFilter(f) (dilation 1 along that dimension), written into
+/// the slice of `out` at `outOffsets` (static along the last spatial
+/// dimension) of shape `outShape` with `outStrides`: T + 1 correlations of
+/// one tap along that dimension in an scf.for (conv.role =
+/// transpose_phase, carrying `validRows` as conv.phase_window for the
+/// other dimensions, and conv.phase_batch_rows) between elementwise
+/// transforms (conv.role = winograd_transform). `window` needs 2 ceil(n/2)
+/// + T - 1 columns along the last dimension for n outputs (one more than
+/// the plain correlation when n is odd). Returns the updated `out`; every
+/// element of the slice is written.
+Value createWinogradCorrelation(OpBuilder &b, Location loc, Value window,
+                                Value uStack, Value out,
+                                ArrayRef<OpFoldResult> outOffsets,
+                                ArrayRef<int64_t> outShape,
+                                ArrayRef<int64_t> outStrides,
+                                ArrayRef<int64_t> dilations,
+                                ArrayRef<int64_t> validRows);
+
 } // namespace mlir::conv::detail
 
 #endif // LIB_CONVERSION_CONVTOLINALG_UTILS_H

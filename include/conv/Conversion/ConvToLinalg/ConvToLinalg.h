@@ -64,6 +64,11 @@ constexpr llvm::StringLiteral kPhaseTapsAttrName = "conv.phase_taps";
 /// taps t with lo_d <= o + t * dilation_d < hi_d multiply input; the CPU
 /// code generator clips its tap loops to them (docs/Lowering.md §3.2).
 constexpr llvm::StringLiteral kPhaseWindowAttrName = "conv.phase_window";
+/// On a transpose_phase contraction: its register-tile rows run along the
+/// batch when the batch makes whole tiles of at least 4 rows on every
+/// thread (a Winograd phase's products, whose last dimension has half the
+/// phase's outputs: docs/Lowering.md §3.10).
+constexpr llvm::StringLiteral kPhaseBatchRowsAttrName = "conv.phase_batch_rows";
 /// A correlation with few output channels whose input-channel reduction is
 /// split into (ci / L, L) with the L lanes kept apart (a vector of partial
 /// sums per output): loops [b, o..., co, lane, t..., cio], reduction over the
@@ -81,6 +86,9 @@ constexpr llvm::StringLiteral kRoleRowAdd = "row_add";
 /// contiguous row (a batch item's output slice in the columns lowering),
 /// vectorized like the row adds.
 constexpr llvm::StringLiteral kRoleRowFill = "row_fill";
+/// An elementwise sum of strided slices of a Winograd phase (its input, tap
+/// and output transforms: docs/Lowering.md §3.10): rows of channels.
+constexpr llvm::StringLiteral kRoleWinogradTransform = "winograd_transform";
 /// A copy whose innermost loop reads a contiguous run of its input (input
 /// map `(..., o, j) -> (..., o * c + j)`, output map the identity): the
 /// tiny-Cin filter gradient's pack of k*Cin-long input runs, copied one run
@@ -173,6 +181,19 @@ enum class TransposeTaps {
   Columns,
 };
 
+/// Winograd F(2, T) phases (TransposeLoweringOptions::winograd).
+enum class TransposeWinograd {
+  Off,
+  /// Where the op has at most 2 Winograd phases (each adds about 40-90 ms
+  /// to a first-call compile).
+  Auto,
+  /// Every eligible op.
+  On,
+};
+
+/// Parses "off", "auto" or "on".
+std::optional<TransposeWinograd> parseTransposeWinograd(llvm::StringRef value);
+
 /// Parses "auto", "always", "never" or "columns".
 std::optional<TransposeTaps> parseTransposeTaps(llvm::StringRef value);
 
@@ -196,6 +217,13 @@ struct TransposeLoweringOptions {
   /// over the whole batch instead of batch blocks (docs/Lowering.md §3.9),
   /// whose 2 items would leave too few rows.
   bool batchRows = false;
+  /// Phases with 2 or 3 taps along their last spatial dimension (no
+  /// dilation there), channels last, f32, at least 16 input and output
+  /// channels and 4 outputs along that dimension, compute each pair of
+  /// outputs with Winograd's F(2, 2) / F(2, 3): 3 / 4 products for 4 / 6
+  /// (docs/Lowering.md §3.10), when they save at least a fifth of the op's
+  /// products.
+  TransposeWinograd winograd = TransposeWinograd::Off;
 };
 
 /// conv.transpose -> linalg (docs/Lowering.md §3).

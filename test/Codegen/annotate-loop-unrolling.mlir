@@ -2,7 +2,8 @@
 
 // Loops marked conv.llvm_unroll lose the marker and stay LLVM's to unroll;
 // so do innermost loops of at most 16 iterations and loops that already
-// have an annotation. Every other loop gets `unroll disable`.
+// have an annotation. Every other loop gets `unroll disable`, as do loops
+// marked conv.llvm_no_unroll.
 
 // CHECK: #[[$UNROLL:.+]] = #llvm.loop_unroll<disable = true>
 // CHECK: #[[$DISABLE:.+]] = #llvm.loop_annotation<unroll = #[[$UNROLL]]>
@@ -52,10 +53,17 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
       memref.store %f, %m[%i, %j] : memref<64x64xf32>
     }
   }
+  // conv.llvm_no_unroll (the Winograd transforms' tile loops): disabled
+  // even when small and innermost; the marker is dropped.
+  // CHECK:      scf.for
+  // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
+  scf.for %j = %c0 to %c16 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  } {conv.llvm_no_unroll}
   // An annotation of its own stays.
   // CHECK:      scf.for
   // CHECK:      } {llvm.loop_annotation = #{{.*}}}
-  // CHECK-NOT:  conv.llvm_unroll
+  // CHECK-NOT:  conv.llvm_{{(no_)?}}unroll
   scf.for %j = %c0 to %c64 step %c1 {
     memref.store %f, %m[%c0, %j] : memref<64x64xf32>
   } {llvm.loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}

@@ -1875,11 +1875,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             winogradPhases(g, inputType, accType) <= kMaxAutoWinogradPhases);
   }
   /// TransposeWinograd::Auto takes ops with at most this many Winograd
-  /// phases: each added 40-90 ms to a first-call compile (Zen 4, 1 and 2
+  /// phases: each added 25-90 ms to a first-call compile (Zen 4, 1 and 2
   /// threads, against the direct phases): Keras' 3x3 stride-2 dilated
-  /// layer and AlexNet's stride-1 3x3 one (1 phase) 63-81 -> 133-199 ms,
-  /// DCGAN's 4x4 stride-2 layers (4) 94-173 -> 293-353 ms, Keras' 5x5
-  /// stride-2 one (4) 172-234 -> 352-431 ms, past the 300 ms target.
+  /// layer and AlexNet's stride-1 3x3 one (1 phase) 62-81 -> 122-167 ms,
+  /// DCGAN's 4x4 stride-2 layers (4) 94-174 -> 272-411 ms, Keras' 5x5
+  /// stride-2 one (4) 172-234 -> 313-385 ms, past the 300 ms target.
   static constexpr int64_t kMaxAutoWinogradPhases = 2;
   /// The phases (combinations of one phase per dimension) with outputs and
   /// taps whose last dimension's phase is a Winograd one.
@@ -1974,7 +1974,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           p.numTaps > 0 && winogradAlongLast(g, inputType, accType, p.numTaps,
                                              p.dilation, p.outCount);
     }
-    if (!any || g.batch % kItems != 0 || g.batch == kItems && threads > 1 ||
+    if (!any || g.batch % kItems != 0 ||
         !blocksSplitOverThreads(g.batch / kItems, threads))
       return 0;
     return kItems;

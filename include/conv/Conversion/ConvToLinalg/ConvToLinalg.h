@@ -184,7 +184,7 @@ enum class TransposeTaps {
 /// Winograd F(2, T) phases (TransposeLoweringOptions::winograd).
 enum class TransposeWinograd {
   Off,
-  /// Where the op has at most 2 Winograd phases (each adds about 40-90 ms
+  /// Where the op has at most 2 Winograd phases (each adds about 25-90 ms
   /// to a first-call compile).
   Auto,
   /// Every eligible op.

@@ -40,7 +40,7 @@ namespace {
 /// The transforms of F(2, T): alpha = T + 1 products; BT is alpha x alpha,
 /// G alpha x T, AT 2 x alpha (row-major).
 struct WinogradTransforms {
-  int64_t taps, alpha;
+  int64_t alpha;
   ArrayRef<double> bt, g, at;
 };
 
@@ -56,9 +56,9 @@ constexpr double kAT3[] = {1, 1, 1, 0, 0, 1, -1, -1};
 
 std::optional<WinogradTransforms> transformsFor(int64_t taps) {
   if (taps == 2)
-    return WinogradTransforms{2, 3, kBT2, kG2, kAT2};
+    return WinogradTransforms{3, kBT2, kG2, kAT2};
   if (taps == 3)
-    return WinogradTransforms{3, 4, kBT3, kG3, kAT3};
+    return WinogradTransforms{4, kBT3, kG3, kAT3};
   return std::nullopt;
 }
 
@@ -93,67 +93,52 @@ SmallVector<std::pair<int64_t, double>> rowTerms(ArrayRef<double> matrix,
   return terms;
 }
 
-/// The rows `rows` of the transform `matrix` (rows x cols) applied to
-/// `operands` (cols tensors of one shape), elementwise, into `inits` (one
-/// per row; every nonzero coefficient of a row has one magnitude): one
-/// linalg.generic with a result per row, tagged conv.role =
-/// winograd_transform, so that the code generator emits one loop nest for
-/// all of them.
-SmallVector<Value> applyTransform(OpBuilder &b, Location loc,
-                                  ArrayRef<Value> operands,
-                                  ArrayRef<double> matrix, int64_t cols,
-                                  ArrayRef<int64_t> rows,
-                                  ArrayRef<Value> inits) {
-  // The operands some row reads, in order, and each row's terms over them.
-  SmallVector<int64_t> used;
-  SmallVector<SmallVector<std::pair<int64_t, double>>> terms;
-  for (int64_t row : rows) {
-    terms.push_back(rowTerms(matrix, row, cols));
-    for (auto [c, v] : terms.back())
-      if (!llvm::is_contained(used, c))
-        used.push_back(c);
-  }
-  llvm::sort(used);
+/// Row `row` of the transform `matrix` (rows x cols) applied to `operands`
+/// (cols tensors of one shape), elementwise, into `init`: a linalg.generic
+/// tagged conv.role = winograd_transform over the operands the row reads.
+/// Every nonzero coefficient of a row has one magnitude, applied once after
+/// the signed sum. (One op per row: a multi-result op whose results are
+/// slices of one stack bufferized to copies.)
+Value applyTransformRow(OpBuilder &b, Location loc, ArrayRef<Value> operands,
+                        ArrayRef<double> matrix, int64_t cols, int64_t row,
+                        Value init) {
+  SmallVector<std::pair<int64_t, double>> terms = rowTerms(matrix, row, cols);
+  assert(!terms.empty() && "a row with a nonzero coefficient");
+  double scale = std::fabs(terms.front().second);
   SmallVector<Value> inputs;
-  for (int64_t c : used)
+  for (auto [c, v] : terms) {
+    assert(std::fabs(v) == scale && "one magnitude per row");
     inputs.push_back(operands[c]);
-  auto type = cast<RankedTensorType>(inits.front().getType());
+  }
+  auto type = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
-  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
+  SmallVector<AffineMap> maps(inputs.size() + 1,
                               b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
-  SmallVector<Type> resultTypes;
-  for (Value init : inits)
-    resultTypes.push_back(init.getType());
   auto generic = linalg::GenericOp::create(
-      b, loc, resultTypes, inputs, inits, maps, iterators,
+      b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        SmallVector<Value> results;
-        for (const auto &rowTerms : terms) {
-          Value acc;
-          double scale = std::fabs(rowTerms.front().second);
-          for (auto [c, v] : rowTerms) {
-            assert(std::fabs(v) == scale && "one magnitude per row");
-            Value arg = args[llvm::find(used, c) - used.begin()];
-            if (!acc)
-              acc = v < 0 ? Value(arith::NegFOp::create(nb, nl, arg)) : arg;
-            else
-              acc = v < 0 ? Value(arith::SubFOp::create(nb, nl, acc, arg))
-                          : Value(arith::AddFOp::create(nb, nl, acc, arg));
-          }
-          if (scale != 1.0)
-            acc = arith::MulFOp::create(
-                nb, nl, acc,
-                arith::ConstantOp::create(
-                    nb, nl, nb.getFloatAttr(type.getElementType(), scale)));
-          results.push_back(acc);
+        Value acc;
+        for (auto [i, term] : llvm::enumerate(terms)) {
+          Value arg = args[i];
+          if (!acc)
+            acc = term.second < 0 ? Value(arith::NegFOp::create(nb, nl, arg))
+                                  : arg;
+          else
+            acc = term.second < 0
+                      ? Value(arith::SubFOp::create(nb, nl, acc, arg))
+                      : Value(arith::AddFOp::create(nb, nl, acc, arg));
         }
-        linalg::YieldOp::create(nb, nl, results);
+        if (scale != 1.0)
+          acc = arith::MulFOp::create(
+              nb, nl, acc,
+              arith::ConstantOp::create(
+                  nb, nl, nb.getFloatAttr(type.getElementType(), scale)));
+        linalg::YieldOp::create(nb, nl, acc);
       });
   generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleWinogradTransform));
-  return SmallVector<Value>(generic.getResults().begin(),
-                            generic.getResults().end());
+  return generic.getResult(0);
 }
 
 } // namespace
@@ -220,8 +205,7 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
     Value slot = stackSlice(b, loc, uStack, b.getIndexAttr(xi));
     if (pad)
       slot = sliceDim(b, loc, slot, n + 1, 0, cout, 1);
-    Value u =
-        applyTransform(b, loc, filterTaps, tf->g, taps, {xi}, {slot}).front();
+    Value u = applyTransformRow(b, loc, filterTaps, tf->g, taps, xi, slot);
     SmallVector<OpFoldResult> offsets(uShape.size(), b.getIndexAttr(0)),
         sizes{b.getIndexAttr(1)}, strides(uShape.size(), b.getIndexAttr(1));
     offsets[0] = b.getIndexAttr(xi);
@@ -257,9 +241,8 @@ Value mlir::conv::detail::createWinogradCorrelation(
 
   // D[xi] = sum_a BT[xi][a] * w[2j + a] (w[2j + a]: the window's slice at
   // a with stride 2), all alpha of them in one tensor [alpha, B, W...,
-  // pairs, Cin] that the correlation loop below indexes. One op per row,
-  // each writing the stack as the previous one left it (a multi-result op
-  // whose results are slices of one tensor bufferizes to copies).
+  // pairs, Cin] that the correlation loop below indexes, one op per row,
+  // each writing the stack as the previous one left it.
   SmallVector<Value> columns;
   for (int64_t a = 0; a < alpha; ++a)
     columns.push_back(sliceDim(b, loc, window, last, a, pairs, 2));
@@ -270,9 +253,8 @@ Value mlir::conv::detail::createWinogradCorrelation(
       b, loc, RankedTensorType::get(dShape, windowType.getElementType()),
       ValueRange{});
   for (int64_t xi = 0; xi < alpha; ++xi) {
-    Value d = applyTransform(b, loc, columns, tf->bt, alpha, {xi},
-                             {stackSlice(b, loc, dStack, b.getIndexAttr(xi))})
-                  .front();
+    Value d = applyTransformRow(b, loc, columns, tf->bt, alpha, xi,
+                                stackSlice(b, loc, dStack, b.getIndexAttr(xi)));
     dStack = insertIntoStack(b, loc, d, dStack, b.getIndexAttr(xi));
   }
 
@@ -358,7 +340,7 @@ Value mlir::conv::detail::createWinogradCorrelation(
                   b, loc, outType.clone(shape), ValueRange{}))
             : Value(tensor::ExtractSliceOp::create(
                   b, loc, outType.clone(shape), out, offsets, sizes, strides));
-    Value y = applyTransform(b, loc, terms, tf->at, alpha, {e}, {dest}).front();
+    Value y = applyTransformRow(b, loc, terms, tf->at, alpha, e, dest);
     out =
         tensor::InsertSliceOp::create(b, loc, y, out, offsets, sizes, strides);
   }

@@ -1859,58 +1859,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   }
 
   /// Whether a phase with `taps` taps, dilation `dilation` and `outputs`
-  /// outputs along its last spatial dimension computes that dimension with
-  /// Winograd's F(2, T) (createWinogradCorrelation; option
+  /// outputs along its last spatial dimension can compute that dimension
+  /// with Winograd's F(2, T) (createWinogradCorrelation; option
   /// transpose-winograd): 2 or 3 taps without dilation, at least 4 outputs
   /// (2 pairs), channels last with f32 operands and at least 16 input and
-  /// output channels (the transforms move every element of the window and
-  /// of the output once more; they pay for themselves over a reduction of
-  /// T * Cin products per output).
-  bool winogradAlongLast(const convgen::TransposeGeometry &g, Type inputType,
-                         Type accType, int64_t taps, int64_t dilation,
-                         int64_t outputs) const {
-    return winogradPhase(g, inputType, accType, taps, dilation, outputs) &&
-           winogradSavings(g, inputType, accType) >= kMinWinogradSavings &&
-           (winograd == TransposeWinograd::On ||
-            winogradPhases(g, inputType, accType) <= kMaxAutoWinogradPhases);
-  }
-  /// TransposeWinograd::Auto takes ops with at most this many Winograd
-  /// phases: each added 25-90 ms to a first-call compile (Zen 4, 1 and 2
-  /// threads, against the direct phases): Keras' 3x3 stride-2 dilated
-  /// layer and AlexNet's stride-1 3x3 one (1 phase) 62-81 -> 122-167 ms,
-  /// DCGAN's 4x4 stride-2 layers (4) 94-174 -> 272-411 ms, Keras' 5x5
-  /// stride-2 one (4) 172-234 -> 313-385 ms, past the 300 ms target.
-  static constexpr int64_t kMaxAutoWinogradPhases = 2;
-  /// The phases (combinations of one phase per dimension) with outputs and
-  /// taps whose last dimension's phase is a Winograd one.
-  int64_t winogradPhases(const convgen::TransposeGeometry &g, Type inputType,
-                         Type accType) const {
-    int64_t n = g.numSpatialDims, combos = 1, last = 0;
-    for (int64_t d = 0; d < n; ++d) {
-      int64_t count = 0;
-      for (int64_t r = 0; r < g.strides[d]; ++r) {
-        Phase1D p =
-            computePhase(r, g.inputSpatial[d], g.kernelSpatial[d], g.strides[d],
-                         g.dilations[d], g.cropBefore[d], g.outSpatial[d]);
-        if (p.numTaps == 0 || p.outCount == 0)
-          continue;
-        if (d + 1 < n)
-          ++count;
-        else if (winogradPhase(g, inputType, accType, p.numTaps, p.dilation,
-                               p.outCount))
-          ++last;
-      }
-      if (d + 1 < n)
-        combos *= count;
-    }
-    return combos * last;
-  }
-  /// The products of the op that Winograd phases leave out must be at
-  /// least this fraction of all its phases' products: the transforms cost
-  /// about a tenth of the products' time (Keras' 3x3 stride-2 layers, whose
-  /// phases of 2 taps along the last dimension hold 2/3 of the products,
-  /// would save 1/6: 4-8 % slower with 2 threads).
-  static constexpr double kMinWinogradSavings = 0.2;
+  /// output channels. It does when its op does too (winogradOp).
   bool winogradPhase(const convgen::TransposeGeometry &g, Type inputType,
                      Type accType, int64_t taps, int64_t dilation,
                      int64_t outputs) const {
@@ -1921,18 +1874,33 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
            outputs >= kMinOutputs && g.inChannels >= kMinChannels &&
            g.outChannels >= kMinChannels;
   }
-  /// The fraction of the phases' products (sum over phases of prod_d
-  /// outputs_d * taps_d) that Winograd phases save: 1 - (T + 1) / (2 T)
-  /// of each, by its taps T along the last dimension.
-  double winogradSavings(const convgen::TransposeGeometry &g, Type inputType,
-                         Type accType) const {
-    int64_t n = g.numSpatialDims;
-    // Per dimension: the sum over its phases of outputs * taps (the
-    // products factor over the dimensions), and along the last one the
-    // part that Winograd phases save.
-    double total = 1, others = 1, saved = 0, last = 0;
+  /// The products of the op that Winograd phases leave out must be at
+  /// least this fraction of all its phases' products: Keras' 3x3 stride-2
+  /// layers, whose phases of 2 taps along the last dimension hold 2/3 of
+  /// the products, would save 1/6 and ran 4-8 % slower with 2 threads.
+  static constexpr double kMinWinogradSavings = 0.2;
+  /// TransposeWinograd::Auto takes ops with at most this many Winograd
+  /// phases: each added 25-90 ms to a first-call compile (Zen 4, 1 and 2
+  /// threads, against the direct phases): Keras' 3x3 stride-2 dilated
+  /// layer and AlexNet's stride-1 3x3 one (1 phase) 62-81 -> 122-167 ms,
+  /// DCGAN's 4x4 stride-2 layers (4) 94-174 -> 272-411 ms, Keras' 5x5
+  /// stride-2 one (4) 172-234 -> 313-385 ms, past the 300 ms target.
+  static constexpr int64_t kMaxAutoWinogradPhases = 2;
+  /// Whether the op's Winograd phases (winogradPhase along the last
+  /// dimension) run as such: they save at least kMinWinogradSavings of the
+  /// phases' products (sum over phases of prod_d outputs_d * taps_d; each
+  /// saves 1 - (T + 1) / (2 T) of its own), and with
+  /// TransposeWinograd::Auto there are at most kMaxAutoWinogradPhases of
+  /// them (combinations of one phase per dimension).
+  bool winogradOp(const convgen::TransposeGeometry &g, Type inputType,
+                  Type accType) const {
+    int64_t n = g.numSpatialDims, combos = 1, phases = 0;
+    // The products factor over the dimensions: the other dimensions'
+    // sums times the last one's, of which the Winograd phases save `saved`.
+    double others = 1, last = 0, saved = 0;
     for (int64_t d = 0; d < n; ++d) {
       double sum = 0;
+      int64_t count = 0;
       for (int64_t r = 0; r < g.strides[d]; ++r) {
         Phase1D p =
             computePhase(r, g.inputSpatial[d], g.kernelSpatial[d], g.strides[d],
@@ -1941,40 +1909,37 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           continue;
         double products = double(p.outCount) * double(p.numTaps);
         sum += products;
+        ++count;
         if (d == n - 1 && winogradPhase(g, inputType, accType, p.numTaps,
-                                        p.dilation, p.outCount))
+                                        p.dilation, p.outCount)) {
           saved +=
               products * (1.0 - double(p.numTaps + 1) / double(2 * p.numTaps));
+          ++phases;
+        }
       }
-      total *= sum;
-      if (d + 1 < n)
+      if (d + 1 < n) {
         others *= sum;
-      else
+        combos *= count;
+      } else {
         last = sum;
+      }
     }
-    return total > 0 && last > 0 ? saved * others / total : 0.0;
+    if (others == 0 || last == 0 || saved < kMinWinogradSavings * last)
+      return false;
+    return winograd == TransposeWinograd::On ||
+           combos * phases <= kMaxAutoWinogradPhases;
   }
 
   /// Batch items per block (lowerByBatchBlocks) for a transposed
-  /// convolution with Winograd phases (winogradAlongLast along the last
-  /// dimension), or 0: blocks of 4 items (the register tiles of the
-  /// Winograd products run along them) that split over the threads, so
-  /// that each block's transformed input and products stay cached between
-  /// the transforms and the correlations.
+  /// convolution with Winograd phases (winogradOp), or 0: blocks of 4
+  /// items (the register tiles of the Winograd products run along them)
+  /// that split over the threads, so that each block's transformed input
+  /// and products stay cached between the transforms and the
+  /// correlations.
   int64_t winogradBlockItems(const convgen::TransposeGeometry &g,
                              Type inputType, Type accType) const {
     constexpr int64_t kItems = 4;
-    int64_t n = g.numSpatialDims;
-    bool any = false;
-    for (int64_t r = 0; r < g.strides[n - 1]; ++r) {
-      Phase1D p = computePhase(r, g.inputSpatial[n - 1], g.kernelSpatial[n - 1],
-                               g.strides[n - 1], g.dilations[n - 1],
-                               g.cropBefore[n - 1], g.outSpatial[n - 1]);
-      any |=
-          p.numTaps > 0 && winogradAlongLast(g, inputType, accType, p.numTaps,
-                                             p.dilation, p.outCount);
-    }
-    if (!any || g.batch % kItems != 0 ||
+    if (!winogradOp(g, inputType, accType) || g.batch % kItems != 0 ||
         !blocksSplitOverThreads(g.batch / kItems, threads))
       return 0;
     return kItems;
@@ -2222,10 +2187,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // phase then reads a slice of it (a view, no copy). A Winograd phase
     // with an odd output count along the last dimension reads one more
     // column (a zero).
-    auto inputType = cast<RankedTensorType>(op.getInputs().getType());
-    auto winogradLast = [&](const Phase1D &p) {
-      return winogradAlongLast(g, inputType.getElementType(), accType,
-                               p.numTaps, p.dilation, p.outCount);
+    Type inputType = op.getInputs().getType().getElementType();
+    bool winogradOk = winogradOp(g, inputType, accType);
+    auto winogradLast = [&](int64_t taps, int64_t dilation, int64_t outputs) {
+      return winogradOk &&
+             winogradPhase(g, inputType, accType, taps, dilation, outputs);
     };
     SmallVector<int64_t> unionStart(n), unionSize(n);
     for (int64_t d = 0; d < n; ++d) {
@@ -2236,9 +2202,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           continue;
         lo = std::min(lo, p.windowStart);
         hi = std::max(
-            hi,
-            p.windowStart + p.windowSize +
-                (d == n - 1 && winogradLast(p) && p.outCount % 2 == 1 ? 1 : 0));
+            hi, p.windowStart + p.windowSize +
+                    (d == n - 1 && p.outCount % 2 == 1 &&
+                             winogradLast(p.numTaps, p.dilation, p.outCount)
+                         ? 1
+                         : 0));
       }
       unionStart[d] = lo <= hi ? lo : 0;
       unionSize[d] = lo <= hi ? hi - lo : 0;
@@ -2406,17 +2374,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                 affine::makeComposedFoldedAffineApply(
                     nb, nl, e, {delta[d]});
           }
-          Value init = tensor::ExtractSliceOp::create(
-              nb, nl, outType.clone(slice.shape), acc, slice.offsets,
-              slice.sizes, slice.strides);
-          if (partitioned) {
-            Value zero = arith::ConstantOp::create(nb, nl,
-                                                   nb.getZeroAttr(accType));
-            init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
-          }
           if (loopDims.empty() &&
-              winogradAlongLast(g, inputType.getElementType(), accType,
-                                numTaps[n - 1], dil[n - 1], outCount[n - 1])) {
+              winogradLast(numTaps[n - 1], dil[n - 1], outCount[n - 1])) {
             // The window with the column of an odd output count's last
             // pair, and the taps laid out [T..., Cin, Cout] either way.
             SmallVector<int64_t> wSize(size);
@@ -2450,6 +2409,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             return createWinogradCorrelation(nb, nl, wWindow, uStack, acc,
                                              slice.offsets, slice.shape,
                                              outStrides, dil, validRows);
+          }
+          Value init = tensor::ExtractSliceOp::create(
+              nb, nl, outType.clone(slice.shape), acc, slice.offsets,
+              slice.sizes, slice.strides);
+          if (partitioned) {
+            Value zero =
+                arith::ConstantOp::create(nb, nl, nb.getZeroAttr(accType));
+            init = linalg::FillOp::create(nb, nl, zero, init).getResult(0);
           }
           Value phase =
               relayout
@@ -2541,7 +2508,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
   /// Winograd F(2, T) along the phases' last dimension (option
-  /// transpose-winograd): see winogradAlongLast.
+  /// transpose-winograd): see winogradPhase and winogradOp.
   TransposeWinograd winograd;
 };
 

@@ -147,34 +147,43 @@ bool mlir::conv::detail::winogradSupportsTaps(int64_t taps) {
   return transformsFor(taps).has_value();
 }
 
+/// The slice `stack[index]` of a stack [alpha, ...] whose trailing sizes
+/// are `shape` (all of a stack entry, or its first columns).
+struct StackSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+static StackSlice stackEntry(OpBuilder &b, int64_t rank, OpFoldResult index,
+                             ArrayRef<int64_t> shape) {
+  StackSlice s;
+  s.offsets.assign(rank, b.getIndexAttr(0));
+  s.offsets[0] = index;
+  s.sizes.push_back(b.getIndexAttr(1));
+  for (int64_t d : shape)
+    s.sizes.push_back(b.getIndexAttr(d));
+  s.strides.assign(rank, b.getIndexAttr(1));
+  return s;
+}
+
 /// `stack[index]` as a tensor of its trailing dimensions (rank-reduced
 /// slice; `index` may be a loop variable).
 static Value stackSlice(OpBuilder &b, Location loc, Value stack,
                         OpFoldResult index) {
   auto type = cast<RankedTensorType>(stack.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
-      sizes{b.getIndexAttr(1)}, strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = index;
-  for (int64_t s : type.getShape().drop_front())
-    sizes.push_back(b.getIndexAttr(s));
+  ArrayRef<int64_t> shape = type.getShape().drop_front();
+  StackSlice s = stackEntry(b, type.getRank(), index, shape);
   return tensor::ExtractSliceOp::create(
-      b, loc,
-      RankedTensorType::get(type.getShape().drop_front(),
-                            type.getElementType()),
-      stack, offsets, sizes, strides);
+      b, loc, RankedTensorType::get(shape, type.getElementType()), stack,
+      s.offsets, s.sizes, s.strides);
 }
 
-/// `value` inserted as `stack[index]`.
+/// `value` inserted as (the first columns of) `stack[index]`.
 static Value insertIntoStack(OpBuilder &b, Location loc, Value value,
                              Value stack, OpFoldResult index) {
   auto type = cast<RankedTensorType>(stack.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
-      sizes{b.getIndexAttr(1)}, strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = index;
-  for (int64_t s : type.getShape().drop_front())
-    sizes.push_back(b.getIndexAttr(s));
-  return tensor::InsertSliceOp::create(b, loc, value, stack, offsets, sizes,
-                                       strides);
+  StackSlice s = stackEntry(b, type.getRank(), index,
+                            cast<RankedTensorType>(value.getType()).getShape());
+  return tensor::InsertSliceOp::create(b, loc, value, stack, s.offsets, s.sizes,
+                                       s.strides);
 }
 
 Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
@@ -206,13 +215,7 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
     if (pad)
       slot = sliceDim(b, loc, slot, n + 1, 0, cout, 1);
     Value u = applyTransformRow(b, loc, filterTaps, tf->g, taps, xi, slot);
-    SmallVector<OpFoldResult> offsets(uShape.size(), b.getIndexAttr(0)),
-        sizes{b.getIndexAttr(1)}, strides(uShape.size(), b.getIndexAttr(1));
-    offsets[0] = b.getIndexAttr(xi);
-    for (int64_t s : ArrayRef<int64_t>(uShape).drop_front())
-      sizes.push_back(b.getIndexAttr(s));
-    uStack = tensor::InsertSliceOp::create(b, loc, u, uStack, offsets, sizes,
-                                           strides);
+    uStack = insertIntoStack(b, loc, u, uStack, b.getIndexAttr(xi));
   }
   if (pad)
     uStack = sliceDim(b, loc, uStack, n + 2, 0, cout, 1);

@@ -74,9 +74,13 @@ bool extractable(llvm::Loop &loop, llvm::DominatorTree &dominators) {
 /// their own (noinline) until it has at most `target` instructions left:
 /// a sequential kernel is one function, and so is the parallel body of
 /// some multi-threaded ones. The nests are disjoint, each of at most
-/// `target` instructions (and at least an eighth of it, so that the calls
-/// stay few: a nest that small runs in an inner loop), the largest first.
-/// Nothing moves unless the nests found hold at least `minMoved`
+/// `target` instructions and at least an eighth of it (so that the calls
+/// stay few: a nest that small usually runs in an inner loop), the largest
+/// first; then, if the function is still over `target`, nests down to a
+/// 32nd of it that run inside one loop at most (a transposed convolution's
+/// phases in a batch block: a few calls a block; its Winograd phases' nests
+/// are a 10th to a 20th of the module each). Nothing moves unless the nests
+/// found take the function down to `target` or hold at least `minMoved`
 /// instructions: fewer would not make a split worth it (partitionFunctions
 /// would keep the module whole, its nests moved for nothing).
 void extractLoopNests(llvm::Module &module, uint64_t target,
@@ -102,23 +106,33 @@ void extractLoopNests(llvm::Module &module, uint64_t target,
     });
     llvm::SmallVector<llvm::Loop *> chosen;
     uint64_t remaining = largestSize;
-    for (llvm::Loop *loop : candidates) {
-      if (remaining <= target)
-        break;
-      uint64_t size = instructions(*loop);
-      if (size > target || 8 * size < target)
-        continue;
-      if (llvm::any_of(chosen, [&](llvm::Loop *other) {
-            return other->contains(loop) || loop->contains(other);
-          }))
-        continue;
-      if (!extractable(*loop, dominators))
-        continue;
-      chosen.push_back(loop);
-      headers.push_back(loop->getHeader());
-      remaining -= size;
+    // Nests of at least an eighth of the target first; then, while the
+    // function is still too large, nests down to a 32nd of it that run
+    // inside one loop at most (each phase of a transposed convolution's
+    // batch block: its calls stay a few per block).
+    for (auto [minShare, maxDepth] :
+         {std::pair<uint64_t, unsigned>{8, ~0u}, {32, 2}}) {
+      for (llvm::Loop *loop : candidates) {
+        if (remaining <= target)
+          break;
+        uint64_t size = instructions(*loop);
+        if (size > target || minShare * size < target ||
+            loop->getLoopDepth() > maxDepth)
+          continue;
+        if (llvm::any_of(chosen, [&](llvm::Loop *other) {
+              return other->contains(loop) || loop->contains(other);
+            }))
+          continue;
+        if (!extractable(*loop, dominators))
+          continue;
+        chosen.push_back(loop);
+        headers.push_back(loop->getHeader());
+        remaining -= size;
+      }
     }
-    if (largestSize - remaining < minMoved)
+    // Worth it when the function gets down to its share, or when the moved
+    // nests at least make a split of the module worthwhile.
+    if (remaining > target && largestSize - remaining < minMoved)
       return;
   }
   // One extraction at a time: each changes the function, so its dominator

@@ -17,13 +17,14 @@
 // CHECK:               vector.transfer_write {{.*}} : vector<32xf32>, tensor<2x1x32x64xf32>
 // CHECK:             } {conv.llvm_no_unroll}
 // CHECK:         scf.forall (%{{.+}}) in (2)
-// The input transform D0 = w0 - w1 of a phase.
+// The input transform D0 = w0 - w1 of a phase's columns, over all 10 rows
+// of the block's padded window (two phases read it).
 // CHECK:               arith.subf {{.*}} : vector<32xf32>
-// CHECK:               vector.transfer_write {{.*}} : vector<32xf32>, tensor<4x9x4x32xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<32xf32>, tensor<4x10x4x32xf32>
 // CHECK:             } {conv.llvm_no_unroll}
 // The products: 4 items x 64 output channels a register tile.
 // CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1 iter_args(%{{.+}}) -> (tensor<3x4x8x4x64xf32>)
-// CHECK:                 vector.transfer_read {{.*}} {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3, d4) -> (d1)>} : tensor<3x4x9x4x32xf32>, vector<4xf32>
+// CHECK:                 vector.transfer_read {{.*}} {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3, d4) -> (d1)>} : tensor<3x4x10x4x32xf32>, vector<4xf32>
 // CHECK:                 arith.mulf {{.*}} : vector<4x64xf32>
 // The output transform y0 = M0 + M1.
 // CHECK:               arith.addf {{.*}} : vector<32xf32>

@@ -310,4 +310,79 @@ exit:
   EXPECT_EQ(parts->size(), 2u);
 }
 
+/// `define void @blocks(ptr %a, i64 %n, i64 %m)`: `depth - 1` loops around
+/// 24 consecutive loops of 9 instructions each (a batch block's phases):
+/// the inner loops are at loop depth `depth`.
+std::string blocks(int depth) {
+  std::string ir = "define void @blocks(ptr %a, i64 %n, i64 %m) {\nentry:\n"
+                   "  br label %outer0\n";
+  std::string prev = "entry";
+  for (int d = 0; d + 1 < depth; ++d) {
+    std::string o = std::to_string(d);
+    ir += "outer" + o + ":\n  %i" + o + " = phi i64 [ 0, %" + prev +
+          " ], [ %i" + o + ".next, %latch" + o + " ]\n  br label %" +
+          (d + 2 < depth ? "outer" + std::to_string(d + 1) : "l0") + "\n";
+    prev = "outer" + o;
+  }
+  for (int k = 0; k < 24; ++k) {
+    std::string j = std::to_string(k);
+    std::string from = k == 0 ? prev : "after" + std::to_string(k - 1);
+    ir += "l" + j + ":\n  %j" + j + " = phi i64 [ 0, %" + from + " ], [ %j" +
+          j + ".next, %l" + j + " ]\n  %p" + j +
+          " = getelementptr i64, ptr %a, i64 %j" + j + "\n  %v" + j +
+          " = load i64, ptr %p" + j + "\n  %w" + j + " = mul i64 %v" + j +
+          ", " + std::to_string(k + 3) + "\n  %x" + j + " = add i64 %w" + j +
+          ", %n\n  store i64 %x" + j + ", ptr %p" + j + "\n  %j" + j +
+          ".next = add i64 %j" + j + ", 1\n  %c" + j + " = icmp ult i64 %j" +
+          j + ".next, %n\n  br i1 %c" + j + ", label %l" + j +
+          ", label %after" + j + "\n" + "after" + j + ":\n  br label %" +
+          (k < 23      ? "l" + std::to_string(k + 1)
+           : depth > 1 ? "latch" + std::to_string(depth - 2)
+                       : "exit") +
+          "\n";
+  }
+  for (int d = depth - 2; d >= 0; --d) {
+    std::string o = std::to_string(d);
+    ir += "latch" + o + ":\n  %i" + o + ".next = add i64 %i" + o +
+          ", 1\n  %ci" + o + " = icmp ult i64 %i" + o + ".next, %m\n" +
+          "  br i1 %ci" + o + ", label %outer" + o + ", label %" +
+          (d > 0 ? "latch" + std::to_string(d - 1) : "exit") + "\n";
+  }
+  return ir + "exit:\n  ret void\n}\n";
+}
+
+/// Loops of 9 instructions, under an eighth of a part's share (about 225 of
+/// 450), inside one loop: the function's share of them moves out (the
+/// phases of a batch block), although that is less than a fifth of the
+/// module (the other function balances the parts).
+TEST(ObjectCode, SmallNestsInsideOneLoopBalanceTheParts) {
+  initializeTarget();
+  llvm::LLVMContext context;
+  auto module = parse(blocks(2) + chain("other", 200), context);
+  auto parts = compileToObjectCode(*module, splitOptions(2));
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  ASSERT_EQ(parts->size(), 2u);
+  unsigned functions = 0, instructions = 0;
+  for (const ObjectPart &part : *parts) {
+    functions += part.functions;
+    instructions += part.instructions;
+  }
+  // blocks, other, and the 3 nests that take blocks under its share.
+  EXPECT_EQ(functions, 5u);
+  EXPECT_GT(instructions, 400u);
+}
+
+/// The same loops inside two loops run many times per call: they stay.
+TEST(ObjectCode, SmallNestsDeeperDown) {
+  initializeTarget();
+  llvm::LLVMContext context;
+  auto module = parse(blocks(3) + chain("other", 200), context);
+  auto parts = compileToObjectCode(*module, splitOptions(2));
+  ASSERT_TRUE(bool(parts)) << llvm::toString(parts.takeError());
+  unsigned functions = 0;
+  for (const ObjectPart &part : *parts)
+    functions += part.functions;
+  EXPECT_EQ(functions, 2u);
+}
+
 } // namespace

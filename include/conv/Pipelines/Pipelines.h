@@ -110,8 +110,8 @@ struct ConvCPUPipelineOptions
                      "or 3 taps along their last spatial dimension compute "
                      "its output pairs with Winograd's F(2, 2) / F(2, 3) "
                      "(convert-conv-to-linalg's transpose-winograd): 'auto' "
-                     "(ops with at most 2 such phases: the others' "
-                     "first-call compiles took 300-430 ms), 'on', 'off'"),
+                     "(ops with at most 2 such phases, or up to 4 with at "
+                     "least 128 output channels), 'on', 'off'"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",

@@ -35,7 +35,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <array>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <tuple>
 
@@ -1880,18 +1882,32 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// the products, would save 1/6 and ran 4-8 % slower with 2 threads.
   static constexpr double kMinWinogradSavings = 0.2;
   /// TransposeWinograd::Auto takes ops with at most this many Winograd
-  /// phases: each added 25-90 ms to a first-call compile (Zen 4, 1 and 2
-  /// threads, against the direct phases): Keras' 3x3 stride-2 dilated
-  /// layer and AlexNet's stride-1 3x3 one (1 phase) 62-81 -> 122-167 ms,
-  /// DCGAN's 4x4 stride-2 layers (4) 94-174 -> 272-411 ms, Keras' 5x5
-  /// stride-2 one (4) 172-234 -> 313-385 ms, past the 300 ms target.
-  static constexpr int64_t kMaxAutoWinogradPhases = 2;
+  /// phases, and more only up to kMaxAutoWinogradPhases with at least
+  /// kMinAutoManyPhaseOutChannels output channels. Each phase adds 25-90 ms
+  /// to a first-call compile (Zen 4, 1 and 2 threads, against the direct
+  /// phases): Keras' 3x3 stride-2 dilated layer and AlexNet's stride-1 3x3
+  /// one (1 phase) 62-81 -> 122-167 ms; DCGAN's 4x4 stride-2 layers (4
+  /// phases) 94-174 -> 211-281 ms and Keras' 5x5 stride-2 one (4) 172-234
+  /// -> 227-281 ms, once their phases' loop nests compile on two threads
+  /// (ObjectCode.h; 262-523 ms before).
+  static constexpr int64_t kMaxAutoFewWinogradPhases = 2;
+  static constexpr int64_t kMaxAutoWinogradPhases = 4;
+  /// Four phases of products of 64 output channels each (DCGAN's 4x4
+  /// stride-2 128 -> 64 layer) ran 3 % slower to 12 % faster with 2 threads
+  /// than the direct phases (8 % faster with 1): each transformed input
+  /// element they load feeds 2 * C_out FLOPs, and the transforms' extra
+  /// memory traffic (three stacks of the block's input and products per
+  /// phase) then eats the savings on two cores sharing the memory. With 128
+  /// output channels (256 -> 128 and Keras' 5x5 layer) they ran 6-16 %
+  /// faster with both thread counts.
+  static constexpr int64_t kMinAutoManyPhaseOutChannels = 128;
   /// Whether the op's Winograd phases (winogradPhase along the last
   /// dimension) run as such: they save at least kMinWinogradSavings of the
   /// phases' products (sum over phases of prod_d outputs_d * taps_d; each
   /// saves 1 - (T + 1) / (2 T) of its own), and with
-  /// TransposeWinograd::Auto there are at most kMaxAutoWinogradPhases of
-  /// them (combinations of one phase per dimension).
+  /// TransposeWinograd::Auto their number (combinations of one phase per
+  /// dimension) is within kMaxAutoFewWinogradPhases or, with enough output
+  /// channels, kMaxAutoWinogradPhases.
   bool winogradOp(const convgen::TransposeGeometry &g, Type inputType,
                   Type accType) const {
     int64_t n = g.numSpatialDims, combos = 1, phases = 0;
@@ -1926,8 +1942,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     }
     if (others == 0 || last == 0 || saved < kMinWinogradSavings * last)
       return false;
-    return winograd == TransposeWinograd::On ||
-           combos * phases <= kMaxAutoWinogradPhases;
+    if (winograd == TransposeWinograd::On)
+      return true;
+    int64_t count = combos * phases;
+    return count <= kMaxAutoFewWinogradPhases ||
+           (count <= kMaxAutoWinogradPhases &&
+            g.outChannels >= kMinAutoManyPhaseOutChannels);
   }
 
   /// Batch items per block (lowerByBatchBlocks) for a transposed
@@ -2282,6 +2302,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // createCorrelation's tap correlation on a vectorized relayout of the
     // phase's taps (preferRelayout).
     bool relayout = laidOut || preferRelayout(g);
+    // The Winograd input stacks (createWinogradInput) built so far, by the
+    // columns they transform (first column, column count, taps): phases
+    // that read the same columns of `padded` share one stack over all its
+    // rows (e.g. the two phases along the first dimension of a 2-D stride-2
+    // layer, whose windows differ by their rows only).
+    std::map<std::array<int64_t, 3>, Value> winogradInputs;
     // Iterate over the cartesian product of per-dimension segments.
     SmallVector<int64_t> idx(n, 0);
     while (true) {
@@ -2376,15 +2402,47 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           }
           if (loopDims.empty() &&
               winogradLast(numTaps[n - 1], dil[n - 1], outCount[n - 1])) {
-            // The window with the column of an odd output count's last
-            // pair, and the taps laid out [T..., Cin, Cout] either way.
-            SmallVector<int64_t> wSize(size);
-            wSize[n - 1] += outCount[n - 1] % 2;
-            SpatialSlice wView =
-                spatialSlice(nb, paddedType, g.layout, offset, wSize, ones);
-            Value wWindow = tensor::ExtractSliceOp::create(
-                nb, nl, paddedType.clone(wView.shape), padded, wView.offsets,
-                wView.sizes, wView.strides);
+            // The input stack of the window's columns (with the column of
+            // an odd output count's last pair) over all rows of `padded`,
+            // shared with the phases that read the same columns; this
+            // phase's rows of it.
+            int64_t columns = size[n - 1] + outCount[n - 1] % 2;
+            int64_t pairs = (outCount[n - 1] + 1) / 2;
+            std::array<int64_t, 3> key{offset[n - 1], columns, numTaps[n - 1]};
+            auto cached = winogradInputs.find(key);
+            Value dAll =
+                cached != winogradInputs.end() ? cached->second : Value();
+            if (!dAll || dAll.getParentBlock() != nb.getInsertionBlock()) {
+              SmallVector<int64_t> allOffset(n, 0), allSize;
+              for (int64_t d = 0; d < n; ++d)
+                allSize.push_back(
+                    paddedType.getDimSize(spatialDim(g.layout, d)));
+              allOffset[n - 1] = offset[n - 1];
+              allSize[n - 1] = columns;
+              SpatialSlice allView = spatialSlice(nb, paddedType, g.layout,
+                                                  allOffset, allSize, ones);
+              Value columnsWindow = tensor::ExtractSliceOp::create(
+                  nb, nl, paddedType.clone(allView.shape), padded,
+                  allView.offsets, allView.sizes, allView.strides);
+              dAll = createWinogradInput(nb, nl, columnsWindow, numTaps[n - 1],
+                                         pairs);
+              winogradInputs[key] = dAll;
+            }
+            auto dAllType = cast<RankedTensorType>(dAll.getType());
+            SmallVector<int64_t> dShape(dAllType.getShape());
+            SmallVector<OpFoldResult> dOffsets(dShape.size(),
+                                               nb.getIndexAttr(0)),
+                dSizes, dStrides(dShape.size(), nb.getIndexAttr(1));
+            for (int64_t d = 0; d + 1 < n; ++d) {
+              // [T + 1, B, spatial..., C]: channels last.
+              dOffsets[2 + d] = nb.getIndexAttr(offset[d]);
+              dShape[2 + d] = size[d];
+            }
+            for (int64_t s : dShape)
+              dSizes.push_back(nb.getIndexAttr(s));
+            Value dStack = tensor::ExtractSliceOp::create(
+                nb, nl, dAllType.clone(dShape), dAll, dOffsets, dSizes,
+                dStrides);
             Value uStack;
             {
               OpBuilder::InsertionGuard guard(nb);
@@ -2399,14 +2457,18 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                            : gatherKernelTaps(nb, nl, src, g.layout,
                                               gatherOffset, gatherStep, numTaps,
                                               /*reverse=*/true);
-              uStack = createWinogradFilter(nb, nl, filter);
+              Operation *parent = nb.getInsertionBlock()->getParentOp();
+              bool nested = isa<scf::ForallOp>(parent) ||
+                            parent->getParentOfType<scf::ForallOp>();
+              uStack =
+                  createWinogradFilter(nb, nl, filter, nested ? 1 : threads);
             }
             // The phase writes its outputs straight into `acc` (no slice
             // of a slice: composed, those read the whole output again).
             SmallVector<int64_t> outStrides(rank, 1);
             for (int64_t d = 0; d < n; ++d)
               outStrides[spatialDim(g.layout, d)] = g.strides[d];
-            return createWinogradCorrelation(nb, nl, wWindow, uStack, acc,
+            return createWinogradCorrelation(nb, nl, dStack, uStack, acc,
                                              slice.offsets, slice.shape,
                                              outStrides, dil, validRows);
           }

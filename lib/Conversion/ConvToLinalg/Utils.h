@@ -140,22 +140,41 @@ bool winogradSupportsTaps(int64_t taps);
 /// one cache line longer when a multiple of 128 bytes), for
 /// createWinogradCorrelation. It depends on the kernel only, so a caller
 /// that runs the phase per batch block computes it once, before the blocks.
-Value createWinogradFilter(OpBuilder &b, Location loc, Value filter);
+/// With `parts` > 1 dividing Cin, all its rows run in one scf.forall over
+/// `parts` parts of the input channels (for a caller outside any forall:
+/// the code generator would split each row's op over the threads on its
+/// own, one parallel region a row).
+Value createWinogradFilter(OpBuilder &b, Location loc, Value filter,
+                           int64_t parts = 1);
+
+/// The Winograd F(2, T) input transform of a channels-last `window` ([B,
+/// spatial..., Cin]) along its last spatial dimension, for `pairs` output
+/// pairs of a correlation with T = `taps` taps there (winogradSupportsTaps):
+/// D[xi] = sum_a BT[xi][a] * window[..., 2j + a, :] as one tensor [T + 1, B,
+/// spatial..., pairs, Cin] (elementwise ops, conv.role =
+/// winograd_transform). The window needs 2 pairs + T - 1 columns along the
+/// last dimension. The other dimensions are the window's: phases that read
+/// the same columns can share one stack over all their rows, each passing
+/// its own rows' slice to createWinogradCorrelation.
+Value createWinogradInput(OpBuilder &b, Location loc, Value window,
+                          int64_t taps, int64_t pairs);
 
 /// The channels-last stride-1 correlation `y[b, o..., co] = sum_{t..., ci}
 /// window[b, o + t*d..., ci] * f[t..., ci, co]`, with its last spatial
-/// dimension computed pairwise by Winograd's F(2, T) from `uStack` =
-/// createWinogradFilter(f) (dilation 1 along that dimension), written into
-/// the slice of `out` at `outOffsets` (static along the last spatial
-/// dimension) of shape `outShape` with `outStrides`: T + 1 correlations of
-/// one tap along that dimension in an scf.for (conv.role =
-/// transpose_phase, carrying `validRows` as conv.phase_window for the
-/// other dimensions, and conv.phase_batch_rows) between elementwise
-/// transforms (conv.role = winograd_transform). `window` needs 2 ceil(n/2)
-/// + T - 1 columns along the last dimension for n outputs (one more than
-/// the plain correlation when n is odd). Returns the updated `out`; every
-/// element of the slice is written.
-Value createWinogradCorrelation(OpBuilder &b, Location loc, Value window,
+/// dimension computed pairwise by Winograd's F(2, T) from `dStack` =
+/// createWinogradInput(window) (restricted to the correlation's window rows
+/// along the other dimensions) and `uStack` = createWinogradFilter(f)
+/// (dilation 1 along that dimension), written into the slice of `out` at
+/// `outOffsets` (static along the last spatial dimension) of shape
+/// `outShape` with `outStrides`: T + 1 correlations of one tap along that
+/// dimension in an scf.for (conv.role = transpose_phase, carrying
+/// `validRows` as conv.phase_window for the other dimensions, and
+/// conv.phase_batch_rows) followed by the elementwise output transform
+/// (conv.role = winograd_transform). For n outputs along the last dimension
+/// `dStack` has ceil(n/2) pairs (the window one more column than the plain
+/// correlation's when n is odd). Returns the updated `out`; every element
+/// of the slice is written.
+Value createWinogradCorrelation(OpBuilder &b, Location loc, Value dStack,
                                 Value uStack, Value out,
                                 ArrayRef<OpFoldResult> outOffsets,
                                 ArrayRef<int64_t> outShape,

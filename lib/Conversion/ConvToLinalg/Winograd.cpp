@@ -22,6 +22,7 @@
 
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -187,7 +188,7 @@ static Value insertIntoStack(OpBuilder &b, Location loc, Value value,
 }
 
 Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
-                                               Value filter) {
+                                               Value filter, int64_t parts) {
   auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t n = filterType.getRank() - 2;
   int64_t taps = filterType.getDimSize(n - 1);
@@ -195,13 +196,10 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
   assert(tf && "F(2, 2) or F(2, 3)");
   int64_t alpha = tf->alpha;
   Type filterElement = filterType.getElementType();
-  int64_t cout = filterType.getDimSize(n + 1);
+  int64_t cin = filterType.getDimSize(n), cout = filterType.getDimSize(n + 1);
   // U[xi] = sum_t G[xi][t] * f[t] along the last tap dimension: [alpha,
   // T..., 1, Cin, Cout], in rows one cache line longer when a row is a
   // multiple of 128 bytes (as the relayouts write the taps).
-  SmallVector<Value> filterTaps;
-  for (int64_t t = 0; t < taps; ++t)
-    filterTaps.push_back(sliceDim(b, loc, filter, n - 1, t, 1, 1));
   SmallVector<int64_t> uShape{alpha};
   uShape.append(filterType.getShape().begin(), filterType.getShape().end());
   uShape[n] = 1;
@@ -210,42 +208,89 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
   wide.back() += pad;
   Value uStack = bufferization::AllocTensorOp::create(
       b, loc, RankedTensorType::get(wide, filterElement), ValueRange{});
-  for (int64_t xi = 0; xi < alpha; ++xi) {
-    Value slot = stackSlice(b, loc, uStack, b.getIndexAttr(xi));
-    if (pad)
-      slot = sliceDim(b, loc, slot, n + 1, 0, cout, 1);
-    Value u = applyTransformRow(b, loc, filterTaps, tf->g, taps, xi, slot);
-    uStack = insertIntoStack(b, loc, u, uStack, b.getIndexAttr(xi));
+  if (parts < 2 || cin % parts != 0)
+    parts = 1;
+  int64_t chunk = cin / parts;
+  // The rows of the input channels [ci0, ci0 + chunk): one op per row of
+  // G, each writing its slot of `stack` as the previous one left it (the
+  // results, with their offsets, in `rows`).
+  struct Row {
+    Value value;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+  };
+  auto buildRows = [&](OpBuilder &nb, Location nl, Value stack,
+                       OpFoldResult ci0) {
+    SmallVector<Value> filterTaps;
+    for (int64_t t = 0; t < taps; ++t) {
+      Value tap = sliceDim(nb, nl, filter, n - 1, t, 1, 1);
+      if (parts > 1)
+        tap = extractDimSlice(nb, nl, tap, n, ci0, chunk).value;
+      filterTaps.push_back(tap);
+    }
+    SmallVector<Row> rows;
+    SmallVector<int64_t> slotShape(uShape.begin() + 1, uShape.end());
+    slotShape[n] = chunk;
+    for (int64_t xi = 0; xi < alpha; ++xi) {
+      Row row;
+      row.offsets.assign(wide.size(), nb.getIndexAttr(0));
+      row.offsets[0] = nb.getIndexAttr(xi);
+      row.offsets[n + 1] = ci0;
+      row.sizes.push_back(nb.getIndexAttr(1));
+      for (int64_t d : slotShape)
+        row.sizes.push_back(nb.getIndexAttr(d));
+      row.strides.assign(wide.size(), nb.getIndexAttr(1));
+      Value slot = tensor::ExtractSliceOp::create(
+          nb, nl, RankedTensorType::get(slotShape, filterElement), stack,
+          row.offsets, row.sizes, row.strides);
+      row.value = applyTransformRow(nb, nl, filterTaps, tf->g, taps, xi, slot);
+      if (parts == 1)
+        stack = tensor::InsertSliceOp::create(
+            nb, nl, row.value, stack, row.offsets, row.sizes, row.strides);
+      rows.push_back(std::move(row));
+    }
+    return std::make_pair(stack, rows);
+  };
+  if (parts == 1) {
+    uStack = buildRows(b, loc, uStack, b.getIndexAttr(0)).first;
+  } else {
+    // One scf.forall over parts of the input channels for all the rows (the
+    // code generator would otherwise split each row's op over the threads
+    // on its own: one parallel region per row).
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(parts)},
+        ValueRange{uStack}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    Value ci0 = affine::makeComposedAffineApply(
+        b, loc, b.getAffineDimExpr(0) * chunk,
+        {OpFoldResult(forall.getInductionVars()[0])});
+    Value shared = forall.getRegionIterArgs()[0];
+    auto rows = buildRows(b, loc, shared, ci0).second;
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    for (const Row &row : rows)
+      tensor::ParallelInsertSliceOp::create(
+          b, loc, row.value, shared, row.offsets, row.sizes, row.strides);
+    uStack = forall.getResult(0);
   }
   if (pad)
     uStack = sliceDim(b, loc, uStack, n + 2, 0, cout, 1);
   return uStack;
 }
 
-Value mlir::conv::detail::createWinogradCorrelation(
-    OpBuilder &b, Location loc, Value window, Value uStack, Value out,
-    ArrayRef<OpFoldResult> outOffsets, ArrayRef<int64_t> outShape,
-    ArrayRef<int64_t> outStrides, ArrayRef<int64_t> dilations,
-    ArrayRef<int64_t> validRows) {
+Value mlir::conv::detail::createWinogradInput(OpBuilder &b, Location loc,
+                                              Value window, int64_t taps,
+                                              int64_t pairs) {
   auto windowType = cast<RankedTensorType>(window.getType());
-  auto uType = cast<RankedTensorType>(uStack.getType());
-  auto outType = cast<RankedTensorType>(out.getType());
-  int64_t n = static_cast<int64_t>(dilations.size());
-  int64_t last = n; // the last spatial dimension of [B, spatial..., C]
-  int64_t alpha = uType.getDimSize(0);
-  int64_t taps = alpha - 1;
+  int64_t last = windowType.getRank() - 2; // [B, spatial..., C]
   std::optional<WinogradTransforms> tf = transformsFor(taps);
-  assert(tf && dilations.back() == 1 && "F(2, 2) or F(2, 3), no dilation");
-  int64_t outputs = outShape[last];
-  int64_t pairs = (outputs + 1) / 2;
+  assert(tf && "F(2, 2) or F(2, 3)");
+  int64_t alpha = tf->alpha;
   assert(windowType.getDimSize(last) >= 2 * pairs + taps - 1 &&
          "a window column per output pair and tap");
-  Type elementType = outType.getElementType();
-
   // D[xi] = sum_a BT[xi][a] * w[2j + a] (w[2j + a]: the window's slice at
   // a with stride 2), all alpha of them in one tensor [alpha, B, W...,
-  // pairs, Cin] that the correlation loop below indexes, one op per row,
-  // each writing the stack as the previous one left it.
+  // pairs, Cin] that the correlation loop indexes, one op per row, each
+  // writing the stack as the previous one left it.
   SmallVector<Value> columns;
   for (int64_t a = 0; a < alpha; ++a)
     columns.push_back(sliceDim(b, loc, window, last, a, pairs, 2));
@@ -260,6 +305,28 @@ Value mlir::conv::detail::createWinogradCorrelation(
                                 stackSlice(b, loc, dStack, b.getIndexAttr(xi)));
     dStack = insertIntoStack(b, loc, d, dStack, b.getIndexAttr(xi));
   }
+  return dStack;
+}
+
+Value mlir::conv::detail::createWinogradCorrelation(
+    OpBuilder &b, Location loc, Value dStack, Value uStack, Value out,
+    ArrayRef<OpFoldResult> outOffsets, ArrayRef<int64_t> outShape,
+    ArrayRef<int64_t> outStrides, ArrayRef<int64_t> dilations,
+    ArrayRef<int64_t> validRows) {
+  auto dType = cast<RankedTensorType>(dStack.getType());
+  auto uType = cast<RankedTensorType>(uStack.getType());
+  auto outType = cast<RankedTensorType>(out.getType());
+  int64_t n = static_cast<int64_t>(dilations.size());
+  int64_t last = n; // the last spatial dimension of [B, spatial..., C]
+  int64_t alpha = uType.getDimSize(0);
+  int64_t taps = alpha - 1;
+  std::optional<WinogradTransforms> tf = transformsFor(taps);
+  assert(tf && dilations.back() == 1 && "F(2, 2) or F(2, 3), no dilation");
+  int64_t outputs = outShape[last];
+  int64_t pairs = (outputs + 1) / 2;
+  assert(dType.getDimSize(0) == alpha && dType.getDimSize(1 + last) == pairs &&
+         "an input stack of the taps' transform, a column per output pair");
+  Type elementType = outType.getElementType();
 
   // M[xi] = D[xi] (*) U[xi]: one correlation with one tap along the last
   // dimension, in an scf.for over xi (one copy of its code). Its window
@@ -279,7 +346,7 @@ Value mlir::conv::detail::createWinogradCorrelation(
     mValidRows[3 * (n - 1) + 2] = 1;
     for (int64_t d = 0; d + 1 < n; ++d)
       readsPadding |= mValidRows[3 * d] > 0 ||
-                      mValidRows[3 * d + 1] < windowType.getDimSize(1 + d);
+                      mValidRows[3 * d + 1] < dType.getDimSize(2 + d);
   }
   Value mStack = bufferization::AllocTensorOp::create(
       b, loc, RankedTensorType::get(mShape, elementType), ValueRange{});

@@ -5,7 +5,9 @@
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=on --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s "--convert-conv-to-linalg=transpose-winograd=on transpose-per-tap=never" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=NEVER
 // Off (the pass's default): no transform. 'auto' (the CPU pipeline's
-// default) takes ops with at most 2 Winograd phases: not the 4 of @dcgan.
+// default) takes ops with at most 2 Winograd phases, or 4 with at least 128
+// output channels: not the 4 of @dcgan_blocks (32 channels), those of
+// @dcgan_128.
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
 // RUN: not conv-opt %s --convert-conv-to-linalg=transpose-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
@@ -13,6 +15,8 @@
 // BAD: convert-conv-to-linalg: option transpose-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // AUTO-LABEL: func.func @dcgan_blocks
 // AUTO-NOT:     winograd_transform
+// AUTO-LABEL: func.func @dcgan_128
+// AUTO:         winograd_transform
 // AUTO-LABEL: func.func @stride1_3x3
 // AUTO:         winograd_transform
 
@@ -29,23 +33,29 @@
 // CHECK-NEXT:      arith.addf
 // CHECK:         } -> tensor<2x1x32x32xf32>
 // CHECK:         scf.forall (%{{.+}}) in (2) shared_outs
-// The block's padded window, its columns 2j, 2j + 1, 2j + 2 (stride 2),
-// and D = [w0 - w1, w1, w2 - w1] for the 4 items x 9 window rows x 4 pairs.
+// The block's padded window, the 9 columns of the first phase (from column
+// 1), its columns 2j, 2j + 1, 2j + 2 (stride 2), and D = [w0 - w1, w1, w2 -
+// w1] for the 4 items x all 10 rows of the padded window x 4 pairs: the
+// phase below reads the same columns and shares D.
 // CHECK:           tensor.pad
-// CHECK:           tensor.extract_slice %{{.+}}[0, 0, 0, 0] [4, 9, 4, 32] [1, 1, 2, 1]
-// CHECK:           tensor.extract_slice %{{.+}}[0, 0, 1, 0] [4, 9, 4, 32] [1, 1, 2, 1]
-// CHECK:           tensor.extract_slice %{{.+}}[0, 0, 2, 0] [4, 9, 4, 32] [1, 1, 2, 1]
-// CHECK:           bufferization.alloc_tensor() : tensor<3x4x9x4x32xf32>
+// CHECK:           %[[COLS:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 0] [4, 10, 9, 32] [1, 1, 1, 1]
+// CHECK:           tensor.extract_slice %[[COLS]][0, 0, 0, 0] [4, 10, 4, 32] [1, 1, 2, 1]
+// CHECK:           tensor.extract_slice %[[COLS]][0, 0, 1, 0] [4, 10, 4, 32] [1, 1, 2, 1]
+// CHECK:           tensor.extract_slice %[[COLS]][0, 0, 2, 0] [4, 10, 4, 32] [1, 1, 2, 1]
+// CHECK:           bufferization.alloc_tensor() : tensor<3x4x10x4x32xf32>
 // CHECK:           linalg.generic
 // CHECK-NEXT:      ^bb0
 // CHECK-NEXT:        arith.subf
 // CHECK:           {conv.role = "winograd_transform"}
+// The phase's 9 window rows of D (from row 1).
+// CHECK:           %[[D:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 0, 0] [3, 4, 9, 4, 32] [1, 1, 1, 1, 1]
 // The products: one correlation (2 taps along the first dimension, 1
 // along the last) in a loop over the 3 transformed pairs, its rows along
 // the batch (conv.phase_batch_rows), the window rows that hold input
 // (conv.phase_window) along the first dimension only.
-// CHECK:           %[[M:.+]] = scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:           %[[M:.+]] = scf.for %[[XI:.+]] = %c0 to %c3 step %c1
 // CHECK:             linalg.fill
+// CHECK:             tensor.extract_slice %[[D]][%[[XI]], 0, 0, 0, 0] [1, 4, 9, 4, 32]
 // CHECK:             linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]{{.*}} outs(%{{.+}} : tensor<4x8x4x32xf32>) attrs =  {conv.phase_batch_rows, conv.phase_window = array<i64: 0, 8, 1, 0, 4, 1>, conv.role = "transpose_phase"}
 // y[2j] = M0 + M1 and y[2j + 1] = M1 + M2, straight into the block's
 // output at the phase's rows and columns: stride 4 (twice the stride).
@@ -57,12 +67,32 @@
 // CHECK-NEXT:      ^bb0
 // CHECK-NEXT:        arith.addf
 // CHECK:           tensor.insert_slice %{{.+}} into %{{.+}}[0, 1, 3, 0] [4, 8, 4, 32] [1, 2, 4, 1]
+// The second phase (columns from 0) has a stack of its own; the last two
+// phases (rows from 0) share the first two phases' stacks.
+// CHECK:           bufferization.alloc_tensor() : tensor<3x4x10x4x32xf32>
+// CHECK:           tensor.insert_slice %{{.+}} into %{{.+}}[0, 1, 2, 0] [4, 8, 4, 32] [1, 2, 4, 1]
+// CHECK-NOT:       alloc_tensor() : tensor<3x4x10x4x32xf32>
+// CHECK:           tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 3, 0] [4, 8, 4, 32] [1, 2, 4, 1]
+// CHECK-NOT:       alloc_tensor() : tensor<3x4x10x4x32xf32>
+// CHECK:           tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 2, 0] [4, 8, 4, 32] [1, 2, 4, 1]
 // CHECK:           tensor.parallel_insert_slice
 func.func @dcgan_blocks(%x: tensor<8x8x8x32xf32>, %k: tensor<4x4x32x32xf32>) -> tensor<8x16x16x32xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<8x8x8x32xf32>, tensor<4x4x32x32xf32> -> tensor<8x16x16x32xf32>
   return %y : tensor<8x16x16x32xf32>
+}
+
+// -----
+
+// The same layer with 128 output channels: 'auto' takes its 4 phases.
+// CHECK-LABEL: func.func @dcgan_128
+// CHECK:         winograd_transform
+func.func @dcgan_128(%x: tensor<8x8x8x32xf32>, %k: tensor<4x4x128x32xf32>) -> tensor<8x16x16x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<8x8x8x32xf32>, tensor<4x4x128x32xf32> -> tensor<8x16x16x128xf32>
+  return %y : tensor<8x16x16x128xf32>
 }
 
 // -----

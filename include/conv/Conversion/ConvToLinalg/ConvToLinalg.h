@@ -184,8 +184,9 @@ enum class TransposeTaps {
 /// Winograd F(2, T) phases (TransposeLoweringOptions::winograd).
 enum class TransposeWinograd {
   Off,
-  /// Where the op has at most 2 Winograd phases (each adds about 25-90 ms
-  /// to a first-call compile).
+  /// Where the op has at most 2 Winograd phases, or up to 4 with at least
+  /// 128 output channels (each adds about 25-90 ms to a first-call
+  /// compile).
   Auto,
   /// Every eligible op.
   On,

@@ -11,6 +11,20 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
 // RUN: not conv-opt %s --convert-conv-to-linalg=transpose-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
+// With 2 threads a phase's tap transform runs in one scf.forall over halves
+// of the input channels, all its rows in it (the rows that are taps
+// themselves, U0 = f0 and U2 = f1, inserted as they are).
+// RUN: conv-opt %s "--convert-conv-to-linalg=transpose-winograd=on transpose-threads=2" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS
+// THREADS-LABEL: func.func @dcgan_blocks
+// THREADS:         %[[U:.+]] = bufferization.alloc_tensor() : tensor<3x2x1x32x48xf32>
+// THREADS:         scf.forall (%[[P:.+]]) in (2) shared_outs(%[[S:.+]] = %[[U]])
+// THREADS:           %[[CI:.+]] = affine.apply affine_map<(d0) -> (d0 * 16)>(%[[P]])
+// THREADS:           %[[U1:.+]] = linalg.generic
+// THREADS:             arith.addf
+// THREADS:           scf.forall.in_parallel
+// THREADS-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][0, 0, 0, %[[CI]], 0] [1, 2, 1, 16, 32]
+// THREADS-NEXT:        tensor.parallel_insert_slice %[[U1]] into %[[S]][1, 0, 0, %[[CI]], 0] [1, 2, 1, 16, 32]
+// THREADS-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][2, 0, 0, %[[CI]], 0] [1, 2, 1, 16, 32]
 // OFF-NOT: winograd_transform
 // BAD: convert-conv-to-linalg: option transpose-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // AUTO-LABEL: func.func @dcgan_blocks

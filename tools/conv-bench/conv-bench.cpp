@@ -231,8 +231,8 @@ cl::opt<std::string> winograd(
     "winograd",
     cl::desc("ConvGen's Winograd F(2, T) transposed-convolution phases "
              "(pipeline option winograd): auto (ops with at most 2 such "
-             "phases, or up to 4 with at least 128 output channels or on "
-             "one thread), on, off"),
+             "phases, or up to 4 with at least 128 output channels), on, "
+             "off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

@@ -137,8 +137,7 @@ cl::opt<std::string> winograd(
     "winograd",
     cl::desc("Winograd F(2, T) phases in transposed convolutions (pipeline "
              "option winograd): auto (ops with at most 2 such phases, or up "
-             "to 4 with at least 128 output channels or on one thread), on, "
-             "off"),
+             "to 4 with at least 128 output channels), on, off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<std::string> compare(
     "compare",

@@ -160,8 +160,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "3 / 4 products instead of 4 / 6 (T + 1 one-tap correlations "
            "between elementwise transforms), when that saves at least a "
            "fifth of the op's products: 'off', 'auto' (ops with at most 2 "
-           "such phases, or up to 4 with at least 128 output channels or "
-           "transpose-threads=1) or 'on'">,
+           "such phases, or up to 4 with at least 128 output channels) or "
+           "'on'">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -111,8 +111,7 @@ struct ConvCPUPipelineOptions
                      "its output pairs with Winograd's F(2, 2) / F(2, 3) "
                      "(convert-conv-to-linalg's transpose-winograd): 'auto' "
                      "(ops with at most 2 such phases, or up to 4 with at "
-                     "least 128 output channels or on one thread), 'on', "
-                     "'off'"),
+                     "least 128 output channels), 'on', 'off'"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",

@@ -1882,11 +1882,11 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// the products, would save 1/6 and ran 4-8 % slower with 2 threads.
   static constexpr double kMinWinogradSavings = 0.2;
   /// TransposeWinograd::Auto takes ops with at most this many Winograd
-  /// phases, and more only up to kMaxAutoWinogradPhases, with at least
-  /// kMinAutoManyPhaseOutChannels output channels or on one thread. Each phase
-  /// adds 25-90 ms to a first-call compile (Zen 4, 1 and 2 threads, against the
-  /// direct phases): Keras' 3x3 stride-2 dilated layer and AlexNet's stride-1
-  /// 3x3 one (1 phase) 62-81 -> 122-167 ms; DCGAN's 4x4 stride-2 layers (4
+  /// phases, and more only up to kMaxAutoWinogradPhases with at least
+  /// kMinAutoManyPhaseOutChannels output channels. Each phase adds 25-90 ms
+  /// to a first-call compile (Zen 4, 1 and 2 threads, against the direct
+  /// phases): Keras' 3x3 stride-2 dilated layer and AlexNet's stride-1 3x3
+  /// one (1 phase) 62-81 -> 122-167 ms; DCGAN's 4x4 stride-2 layers (4
   /// phases) 94-174 -> 211-281 ms and Keras' 5x5 stride-2 one (4) 172-234
   /// -> 227-281 ms, once their phases' loop nests compile on two threads
   /// (ObjectCode.h; 262-523 ms before).
@@ -1897,9 +1897,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// than the direct phases (8 % faster with 1): each transformed input
   /// element they load feeds 2 * C_out FLOPs, and the transforms' extra
   /// memory traffic (three stacks of the block's input and products per
-  /// phase) then eats the savings on two cores sharing the memory. With 1
-  /// thread they ran 15-18 % faster (conv-run --compare, 12-14 pairs). With
-  /// 128 output channels (256 -> 128 and Keras' 5x5 layer) they ran 9-21 %
+  /// phase) then eats the savings on two cores sharing the memory. With 128
+  /// output channels (256 -> 128 and Keras' 5x5 layer) they ran 6-16 %
   /// faster with both thread counts.
   static constexpr int64_t kMinAutoManyPhaseOutChannels = 128;
   /// Whether the op's Winograd phases (winogradPhase along the last
@@ -1908,7 +1907,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// saves 1 - (T + 1) / (2 T) of its own), and with
   /// TransposeWinograd::Auto their number (combinations of one phase per
   /// dimension) is within kMaxAutoFewWinogradPhases or, with enough output
-  /// channels or on one thread, kMaxAutoWinogradPhases.
+  /// channels, kMaxAutoWinogradPhases.
   bool winogradOp(const convgen::TransposeGeometry &g, Type inputType,
                   Type accType) const {
     int64_t n = g.numSpatialDims, combos = 1, phases = 0;
@@ -1948,7 +1947,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     int64_t count = combos * phases;
     return count <= kMaxAutoFewWinogradPhases ||
            (count <= kMaxAutoWinogradPhases &&
-            (g.outChannels >= kMinAutoManyPhaseOutChannels || threads == 1));
+            g.outChannels >= kMinAutoManyPhaseOutChannels);
   }
 
   /// Batch items per block (lowerByBatchBlocks) for a transposed

@@ -6,15 +6,10 @@
 // RUN: conv-opt %s "--convert-conv-to-linalg=transpose-winograd=on transpose-per-tap=never" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=NEVER
 // Off (the pass's default): no transform. 'auto' (the CPU pipeline's
 // default) takes ops with at most 2 Winograd phases, or 4 with at least 128
-// output channels or on one thread: with 2 threads not the 4 of
-// @dcgan_blocks (32 channels), those of @dcgan_128; with 1 both.
+// output channels: not the 4 of @dcgan_blocks (32 channels), those of
+// @dcgan_128.
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: conv-opt %s "--convert-conv-to-linalg=transpose-winograd=auto transpose-threads=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
-// RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO1
-// AUTO1-LABEL: func.func @dcgan_blocks
-// AUTO1:         winograd_transform
-// AUTO1-LABEL: func.func @dcgan_128
-// AUTO1:         winograd_transform
+// RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
 // RUN: not conv-opt %s --convert-conv-to-linalg=transpose-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
 // With 2 threads a phase's tap transform runs in one scf.forall over halves
 // of the input channels, all its rows in it (the rows that are taps

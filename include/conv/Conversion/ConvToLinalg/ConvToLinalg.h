@@ -185,8 +185,8 @@ enum class TransposeTaps {
 enum class TransposeWinograd {
   Off,
   /// Where the op has at most 2 Winograd phases, or up to 4 with at least
-  /// 128 output channels or on one thread (each adds about 25-90 ms to a
-  /// first-call compile).
+  /// 128 output channels (each adds about 25-90 ms to a first-call
+  /// compile).
   Auto,
   /// Every eligible op.
   On,

@@ -1882,24 +1882,30 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// the products, would save 1/6 and ran 4-8 % slower with 2 threads.
   static constexpr double kMinWinogradSavings = 0.2;
   /// TransposeWinograd::Auto takes ops with at most this many Winograd
-  /// phases, and more only up to kMaxAutoWinogradPhases with at least
+  /// phases, and more only up to kMaxAutoWinogradPhases, with at least
   /// kMinAutoManyPhaseOutChannels output channels. Each phase adds 25-90 ms
-  /// to a first-call compile (Zen 4, 1 and 2 threads, against the direct
-  /// phases): Keras' 3x3 stride-2 dilated layer and AlexNet's stride-1 3x3
-  /// one (1 phase) 62-81 -> 122-167 ms; DCGAN's 4x4 stride-2 layers (4
-  /// phases) 94-174 -> 211-281 ms and Keras' 5x5 stride-2 one (4) 172-234
-  /// -> 227-281 ms, once their phases' loop nests compile on two threads
+  /// to a first-call compile (Zen 4, 1 and 2 threads, 3 fresh processes,
+  /// against the direct phases): Keras' 3x3 stride-2 dilated layer and
+  /// AlexNet's stride-1 3x3 one (1 phase) 65-91 -> 125-216 ms; DCGAN's 4x4
+  /// stride-2 layers (4 phases) 101-198 -> 192-294 ms and Keras' 5x5
+  /// stride-2 one (4) 157-216 -> 224-285 ms, now that phases reading the
+  /// same columns share their input transform, a phase's tap transform is
+  /// one parallel region, and the phases' loop nests compile on two threads
   /// (ObjectCode.h; 262-523 ms before).
   static constexpr int64_t kMaxAutoFewWinogradPhases = 2;
   static constexpr int64_t kMaxAutoWinogradPhases = 4;
   /// Four phases of products of 64 output channels each (DCGAN's 4x4
-  /// stride-2 128 -> 64 layer) ran 3 % slower to 12 % faster with 2 threads
-  /// than the direct phases (8 % faster with 1): each transformed input
-  /// element they load feeds 2 * C_out FLOPs, and the transforms' extra
-  /// memory traffic (three stacks of the block's input and products per
-  /// phase) then eats the savings on two cores sharing the memory. With 128
-  /// output channels (256 -> 128 and Keras' 5x5 layer) they ran 6-16 %
-  /// faster with both thread counts.
+  /// stride-2 128 -> 64 layer) ran 2 % slower to 18 % faster than the
+  /// direct phases with 2 threads in repeated pairings (conv-run --compare,
+  /// 12-16 pairs), 15-18 % faster with 1: each transformed input element
+  /// they load feeds 2 * C_out FLOPs, and the transforms' extra memory
+  /// traffic (the block's stacks of inputs and products, per phase) then
+  /// competes for the memory two cores share. (Taking them on one thread
+  /// only would give different roundings with 1 and 2 threads, which the
+  /// phases of every transposed convolution avoid: Differential's 1- and
+  /// 2-thread results are bit-identical.) With 128 output channels (256 ->
+  /// 128 and Keras' 5x5 layer) they ran 9-21 % faster with both thread
+  /// counts.
   static constexpr int64_t kMinAutoManyPhaseOutChannels = 128;
   /// Whether the op's Winograd phases (winogradPhase along the last
   /// dimension) run as such: they save at least kMinWinogradSavings of the

@@ -216,7 +216,7 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
   // results, with their offsets, in `rows`).
   struct Row {
     Value value;
-    SmallVector<OpFoldResult> offsets, sizes, strides;
+    StackSlice slice;
   };
   auto buildRows = [&](OpBuilder &nb, Location nl, Value stack,
                        OpFoldResult ci0) {
@@ -232,20 +232,16 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
     slotShape[n] = chunk;
     for (int64_t xi = 0; xi < alpha; ++xi) {
       Row row;
-      row.offsets.assign(wide.size(), nb.getIndexAttr(0));
-      row.offsets[0] = nb.getIndexAttr(xi);
-      row.offsets[n + 1] = ci0;
-      row.sizes.push_back(nb.getIndexAttr(1));
-      for (int64_t d : slotShape)
-        row.sizes.push_back(nb.getIndexAttr(d));
-      row.strides.assign(wide.size(), nb.getIndexAttr(1));
+      row.slice = stackEntry(nb, wide.size(), nb.getIndexAttr(xi), slotShape);
+      row.slice.offsets[n + 1] = ci0;
+      const StackSlice &at = row.slice;
       Value slot = tensor::ExtractSliceOp::create(
           nb, nl, RankedTensorType::get(slotShape, filterElement), stack,
-          row.offsets, row.sizes, row.strides);
+          at.offsets, at.sizes, at.strides);
       row.value = applyTransformRow(nb, nl, filterTaps, tf->g, taps, xi, slot);
       if (parts == 1)
-        stack = tensor::InsertSliceOp::create(
-            nb, nl, row.value, stack, row.offsets, row.sizes, row.strides);
+        stack = tensor::InsertSliceOp::create(nb, nl, row.value, stack,
+                                              at.offsets, at.sizes, at.strides);
       rows.push_back(std::move(row));
     }
     return std::make_pair(stack, rows);
@@ -268,8 +264,9 @@ Value mlir::conv::detail::createWinogradFilter(OpBuilder &b, Location loc,
     auto rows = buildRows(b, loc, shared, ci0).second;
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     for (const Row &row : rows)
-      tensor::ParallelInsertSliceOp::create(
-          b, loc, row.value, shared, row.offsets, row.sizes, row.strides);
+      tensor::ParallelInsertSliceOp::create(b, loc, row.value, shared,
+                                            row.slice.offsets, row.slice.sizes,
+                                            row.slice.strides);
     uStack = forall.getResult(0);
   }
   if (pad)

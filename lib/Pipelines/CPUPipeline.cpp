@@ -76,6 +76,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     // short.
     convOptions.transposeBatchRows = host.vectorBits >= 512;
     convOptions.transposeWinograd = options.winograd;
+    convOptions.dwWinograd = options.winograd;
     // With AVX-512 a filter gradient's tap reduces a cut (dynamic) long row
     // a position a step at full speed, and its window then needs no
     // zero-padded copy (docs/Lowering.md §2.5).

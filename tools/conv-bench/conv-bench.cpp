@@ -229,10 +229,11 @@ cl::opt<std::string> bf16Dot(
     cl::init("auto"), cl::cat(category));
 cl::opt<std::string> winograd(
     "winograd",
-    cl::desc("ConvGen's Winograd F(2, T) transposed-convolution phases "
-             "(pipeline option winograd): auto (ops with at most 2 such "
-             "phases, or up to 4 with at least 128 output channels), on, "
-             "off"),
+    cl::desc("ConvGen's Winograd F(2, T) transposed-convolution phases and "
+             "F(3, 2) filter gradients (pipeline option winograd): auto "
+             "(transposes with at most 2 such phases, or up to 4 with at "
+             "least 128 output channels; 2-D 3x3 stride-1 filter gradients "
+             "with at least 32 channels each side), on, off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

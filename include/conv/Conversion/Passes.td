@@ -162,6 +162,14 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "fifth of the op's products: 'off', 'auto' (ops with at most 2 "
            "such phases, or up to 4 with at least 128 output channels) or "
            "'on'">,
+    Option<"dwWinograd", "dw-winograd", "std::string",
+           /*default=*/"\"off\"",
+           "Filter gradients with 3 taps and stride 1 along every spatial "
+           "dimension, channels last, f32, no groups, by Winograd's F(3, 2): "
+           "elementwise transforms around 4^n 1x1 filter gradients, 2.25x "
+           "fewer products in 2-D: 'off', 'auto' (2-D, at least 32 input "
+           "and output channels, at most 0.6x the direct products, a "
+           "reduction of at least 192 batch x pair positions) or 'on'">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -109,9 +109,13 @@ struct ConvCPUPipelineOptions
       llvm::cl::desc("With optimize: transposed-convolution phases with 2 "
                      "or 3 taps along their last spatial dimension compute "
                      "its output pairs with Winograd's F(2, 2) / F(2, 3) "
-                     "(convert-conv-to-linalg's transpose-winograd): 'auto' "
-                     "(ops with at most 2 such phases, or up to 4 with at "
-                     "least 128 output channels), 'on', 'off'"),
+                     "(convert-conv-to-linalg's transpose-winograd), and "
+                     "stride-1 filter gradients with 3 taps a dimension use "
+                     "Winograd's F(3, 2) (dw-winograd): 'auto' (transposes "
+                     "with at most 2 such phases, or up to 4 with at least "
+                     "128 output channels; 2-D filter gradients with at "
+                     "least 32 input and output channels and enough pairs "
+                     "to reduce over), 'on', 'off'"),
       llvm::cl::init("auto")};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",

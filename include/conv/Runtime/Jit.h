@@ -97,8 +97,10 @@ struct CompileOptions {
   bool directRows = true;
   /// Transposed-convolution phases with 2 or 3 taps along their last
   /// spatial dimension compute its output pairs with Winograd's F(2, 2) /
-  /// F(2, 3) (docs/Lowering.md §3.10): "auto" (ops with at most 2 such
-  /// phases, or up to 4 with at least 128 output channels), "on", "off".
+  /// F(2, 3) (docs/Lowering.md §3.10), and stride-1 filter gradients with
+  /// 3 taps a dimension use F(3, 2) (§2.7): "auto" (transposes with at
+  /// most 2 such phases, or up to 4 with at least 128 output channels; 2-D
+  /// filter gradients as backpropFilterWinogradApplies says), "on", "off".
   std::string winograd = "auto";
   /// Threads that optimize and compile the kernel's LLVM IR, one part of
   /// its functions each (ObjectCode.h): 0 = up to the host's hardware

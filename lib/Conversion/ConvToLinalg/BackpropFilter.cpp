@@ -543,6 +543,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
+    // An op inside an scf.forall (the points of a Winograd filter gradient)
+    // runs on the thread of its iteration: no thread parts of its own.
+    if (threads > 1 && op->getParentOfType<scf::ForallOp>()) {
+      BackpropFilterToLinalg sequential(*this);
+      sequential.threads = 1;
+      return sequential.matchAndRewrite(op, rewriter);
+    }
     auto geometry = op.getGeometry();
     if (!geometry)
       return rewriter.notifyMatchFailure(op, geometry.error());

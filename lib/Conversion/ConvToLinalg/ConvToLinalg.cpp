@@ -44,6 +44,16 @@ struct ConvertConvToLinalgPass
           << transposeWinograd << "'";
       return signalPassFailure();
     }
+    std::optional<WinogradMode> dwWinogradMode =
+        parseTransposeWinograd(dwWinograd);
+    if (!dwWinogradMode) {
+      getOperation()->emitError()
+          << "convert-conv-to-linalg: option dw-winograd: expected "
+             "'off', 'auto' or 'on', got '"
+          << dwWinograd << "'";
+      return signalPassFailure();
+    }
+    populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode);
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;

@@ -130,6 +130,13 @@ bool dwUsesBF16Pairs(const convgen::BackpropFilterGeometry &g);
 /// one static shape): a linalg.generic tagged conv.role = pair_pack.
 Value createPairPack(OpBuilder &b, Location loc, Value first, Value second);
 
+/// sum_i c_i * t_i over `terms` (t_i tensors of `init`'s shape, every |c_i|
+/// the same), elementwise, into `init`: a linalg.generic over the operands
+/// tagged conv.role = winograd_transform that adds / subtracts them and
+/// multiplies the sum once by |c|.
+Value applyWinogradTerms(OpBuilder &b, Location loc,
+                         ArrayRef<std::pair<Value, double>> terms, Value init);
+
 /// Whether createWinogradCorrelation has a transform for `taps` taps along
 /// the last spatial dimension (2 or 3).
 bool winogradSupportsTaps(int64_t taps);

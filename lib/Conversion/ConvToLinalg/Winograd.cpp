@@ -95,21 +95,28 @@ SmallVector<std::pair<int64_t, double>> rowTerms(ArrayRef<double> matrix,
 }
 
 /// Row `row` of the transform `matrix` (rows x cols) applied to `operands`
-/// (cols tensors of one shape), elementwise, into `init`: a linalg.generic
-/// tagged conv.role = winograd_transform over the operands the row reads.
-/// Every nonzero coefficient of a row has one magnitude, applied once after
-/// the signed sum. (One op per row: a multi-result op whose results are
-/// slices of one stack bufferized to copies.)
+/// (cols tensors of one shape), elementwise, into `init`
+/// (applyWinogradTerms over the row's nonzero coefficients).
 Value applyTransformRow(OpBuilder &b, Location loc, ArrayRef<Value> operands,
                         ArrayRef<double> matrix, int64_t cols, int64_t row,
                         Value init) {
-  SmallVector<std::pair<int64_t, double>> terms = rowTerms(matrix, row, cols);
-  assert(!terms.empty() && "a row with a nonzero coefficient");
+  SmallVector<std::pair<Value, double>> terms;
+  for (auto [c, v] : rowTerms(matrix, row, cols))
+    terms.push_back({operands[c], v});
+  return applyWinogradTerms(b, loc, terms, init);
+}
+
+} // namespace
+
+Value mlir::conv::detail::applyWinogradTerms(
+    OpBuilder &b, Location loc, ArrayRef<std::pair<Value, double>> terms,
+    Value init) {
+  assert(!terms.empty() && "a nonzero coefficient");
   double scale = std::fabs(terms.front().second);
   SmallVector<Value> inputs;
-  for (auto [c, v] : terms) {
-    assert(std::fabs(v) == scale && "one magnitude per row");
-    inputs.push_back(operands[c]);
+  for (auto [operand, v] : terms) {
+    assert(std::fabs(v) == scale && "one magnitude per sum");
+    inputs.push_back(operand);
   }
   auto type = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
@@ -141,8 +148,6 @@ Value applyTransformRow(OpBuilder &b, Location loc, ArrayRef<Value> operands,
   generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleWinogradTransform));
   return generic.getResult(0);
 }
-
-} // namespace
 
 bool mlir::conv::detail::winogradSupportsTaps(int64_t taps) {
   return transformsFor(taps).has_value();

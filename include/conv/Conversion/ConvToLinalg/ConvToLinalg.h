@@ -11,6 +11,7 @@
 
 namespace mlir {
 class RewritePatternSet;
+class Type;
 } // namespace mlir
 
 namespace mlir::conv {
@@ -104,6 +105,21 @@ constexpr llvm::StringLiteral kRoleCast = "cast";
 /// parallel): vectorized in channel chunks, over threads when large.
 constexpr llvm::StringLiteral kRolePairPack = "pair_pack";
 
+/// Winograd forms: F(2, T) phases of conv.transpose
+/// (TransposeLoweringOptions::winograd) and F(3, 2) filter gradients
+/// (populateBackpropFilterWinogradPatterns).
+enum class WinogradMode {
+  Off,
+  /// Where the measured rule says it pays: transposed convolutions with at
+  /// most 2 Winograd phases, or up to 4 with at least 128 output channels
+  /// (each adds about 25-90 ms to a first-call compile); 2-D filter
+  /// gradients as backpropFilterWinogradApplies says.
+  Auto,
+  /// Every eligible op.
+  On,
+};
+using TransposeWinograd = WinogradMode;
+
 /// How conv.backprop_filter is split up for the cache (all 0: one
 /// contraction per tap over the whole reduction).
 struct BackpropFilterLoweringOptions {
@@ -157,6 +173,24 @@ void populateBackpropFilterToLinalgPatterns(
     RewritePatternSet &patterns,
     const BackpropFilterLoweringOptions &options = {});
 
+/// Whether a filter gradient with `g`'s geometry and element type is
+/// lowered by Winograd's F(3, 2) (populateBackpropFilterWinogradPatterns):
+/// f32, channels last, no groups, 3 taps and stride 1 along every spatial
+/// dimension (any dilation). With `autoRule`, only where that measured
+/// faster: 2-D, at least 32 input and output channels, at most 0.6x the
+/// direct form's products (the pairs' padding counted) and a reduction
+/// (batch x pairs) of at least 192 per product.
+bool backpropFilterWinogradApplies(const convgen::BackpropFilterGeometry &g,
+                                   Type elementType, bool autoRule);
+
+/// conv.backprop_filter -> Winograd F(3, 2) (docs/Lowering.md §2.7): the
+/// elementwise input / out_backprop transforms, one 1x1 conv.backprop_filter
+/// per transform point (4^n of them, in an scf.forall), and the output
+/// transform; ahead of populateBackpropFilterToLinalgPatterns (benefit 2),
+/// which then lowers the 1x1 ops. Nothing with WinogradMode::Off.
+void populateBackpropFilterWinogradPatterns(RewritePatternSet &patterns,
+                                            WinogradMode mode);
+
 /// How conv.transpose is lowered.
 enum class TransposeLowering {
   /// prod(strides) dense stride-1 phase correlations (the default).
@@ -179,17 +213,6 @@ enum class TransposeTaps {
   /// its columns, then per-tap adds into the output. Auto picks it for few
   /// output channels.
   Columns,
-};
-
-/// Winograd F(2, T) phases (TransposeLoweringOptions::winograd).
-enum class TransposeWinograd {
-  Off,
-  /// Where the op has at most 2 Winograd phases, or up to 4 with at least
-  /// 128 output channels (each adds about 25-90 ms to a first-call
-  /// compile).
-  Auto,
-  /// Every eligible op.
-  On,
 };
 
 /// Parses "off", "auto" or "on".

@@ -53,7 +53,8 @@ struct ConvertConvToLinalgPass
           << dwWinograd << "'";
       return signalPassFailure();
     }
-    populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode);
+    populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode,
+                                           dwReductionBlockBytes);
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;

@@ -72,10 +72,16 @@ const WinogradMatrix kAMatrix{ArrayRef<double>(&kA[0][0], 8), kPoints,
                               kPairValues};
 
 struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
-  BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode)
-      : OpRewritePattern(ctx, /*benefit=*/2), mode(mode) {}
+  BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode,
+                           int64_t blockBytes)
+      : OpRewritePattern(ctx, /*benefit=*/2), mode(mode),
+        blockBytes(blockBytes) {}
 
   WinogradMode mode;
+  /// A point's 1x1 filter gradient whose operands exceed this many bytes is
+  /// a conv.backprop_filter op (lowered in reduction blocks); smaller ones
+  /// are its contraction, written into M in place (0: always).
+  int64_t blockBytes;
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -169,21 +175,57 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                  pairs[n - 1], rewriter.getIndexAttr(0));
       Value va = collapseOperand(rewriter, loc, xa);
       Value ua = collapseOperand(rewriter, loc, dya);
-      SmallVector<int64_t> filterShape(n, 1);
-      filterShape.append({cin, cout});
-      SmallVector<int64_t> ones(n, 1);
-      Value ma = BackpropFilterOp::create(
-          rewriter, loc, RankedTensorType::get(filterShape, f32), va, ua,
-          getTFDataFormat(Layout::ChannelsLast, n), TFPadding::VALID,
-          DenseI64ArrayAttr(), ones, ones);
-      // [1..., Cin, Cout] -> [1, Cin, Cout], M's slot (not rank-reduced).
-      if (n > 1) {
-        ReassociationIndices lead;
+      Value ma;
+      int64_t operandBytes = 4;
+      for (int64_t size : cast<RankedTensorType>(va.getType()).getShape())
+        operandBytes *= size;
+      operandBytes = operandBytes / cin * (cin + cout);
+      if (blockBytes == 0 || operandBytes <= blockBytes) {
+        // The 1x1 filter gradient's contraction as BackpropFilter.cpp
+        // builds it on one thread (loops [ci, co, b, o...], conv.role =
+        // dw_tap), written into M's slot itself: no copy of the [Cin,
+        // Cout] result into M.
+        Value slot = indexSlice(rewriter, loc, forall.getRegionIterArgs()[0], 0,
+                                OpFoldResult(a));
+        Value zero =
+            arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+        slot = linalg::FillOp::create(rewriter, loc, zero, ValueRange{slot})
+                   .getResult(0);
+        MLIRContext *ctx = rewriter.getContext();
+        AffineExpr ciE = getAffineDimExpr(0, ctx),
+                   coE = getAffineDimExpr(1, ctx);
+        SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
         for (int64_t d = 0; d < n; ++d)
-          lead.push_back(d);
-        ma = tensor::CollapseShapeOp::create(
-            rewriter, loc, RankedTensorType::get({1, cin, cout}, f32), ma,
-            ArrayRef<ReassociationIndices>{lead, {n}, {n + 1}});
+          vE.push_back(getAffineDimExpr(3 + d, ctx));
+        uE = vE;
+        vE.push_back(ciE);
+        uE.push_back(coE);
+        auto contraction =
+            createMulAdd(rewriter, loc, va, ua, slot, vE, uE, {ciE, coE},
+                         /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
+        contraction->setAttr(kDwContractionsAttrName,
+                             rewriter.getI64IntegerAttr(1));
+        ma = addUnitDim(rewriter, loc, contraction.getResult(0), 0);
+      } else {
+        // Operands beyond the reduction-block budget: a 1x1
+        // conv.backprop_filter, which BackpropFilter.cpp lowers in
+        // reduction blocks (one thread: it is inside the forall).
+        SmallVector<int64_t> filterShape(n, 1);
+        filterShape.append({cin, cout});
+        SmallVector<int64_t> ones(n, 1);
+        ma = BackpropFilterOp::create(
+            rewriter, loc, RankedTensorType::get(filterShape, f32), va, ua,
+            getTFDataFormat(Layout::ChannelsLast, n), TFPadding::VALID,
+            DenseI64ArrayAttr(), ones, ones);
+        // [1..., Cin, Cout] -> [1, Cin, Cout], M's slot (not rank-reduced).
+        if (n > 1) {
+          ReassociationIndices lead;
+          for (int64_t d = 0; d < n; ++d)
+            lead.push_back(d);
+          ma = tensor::CollapseShapeOp::create(
+              rewriter, loc, RankedTensorType::get({1, cin, cout}, f32), ma,
+              ArrayRef<ReassociationIndices>{lead, {n}, {n + 1}});
+        }
       }
       rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
       Entry entry = indexEntry(rewriter, {points, cin, cout}, 0, a);
@@ -261,6 +303,7 @@ bool mlir::conv::backpropFilterWinogradApplies(
 }
 
 void mlir::conv::populateBackpropFilterWinogradPatterns(
-    RewritePatternSet &patterns, WinogradMode mode) {
-  patterns.add<BackpropFilterToWinograd>(patterns.getContext(), mode);
+    RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes) {
+  patterns.add<BackpropFilterToWinograd>(patterns.getContext(), mode,
+                                         blockBytes);
 }

@@ -13,6 +13,16 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=dw-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
 // RUN: not conv-opt %s --convert-conv-to-linalg=dw-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
+// A point whose transformed operands exceed dw-reduction-block-bytes (here
+// 256 KiB: @rn9's are 784 KiB) is a 1x1 conv.backprop_filter, lowered in
+// reduction blocks of batch items inside the points' forall; smaller ones
+// (the default, no budget) are the contraction itself, into M's slot.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-reduction-block-bytes=262144" --canonicalize --split-input-file | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS-LABEL: func.func @rn9
+// BLOCKS:         scf.forall ({{.+}}) in (16)
+// BLOCKS:           scf.for %{{.+}} = %c0 to %c8 step %c2
+// BLOCKS:             conv.role = "dw_tap"
+// BLOCKS:           scf.forall.in_parallel
 // BAD: convert-conv-to-linalg: option dw-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // OFF-NOT: winograd_transform
 
@@ -20,8 +30,8 @@
 // transforms (4 ops each) make stacks of 4 over the whole batch; each of
 // the 16 points then transforms its entry along the last dimension
 // (c0 * t0 + c1 * t1, the coefficients selected by the point) and reduces
-// it with a 1x1 filter gradient (a dw_tap contraction) into M[a]; 3 + 3
-// output-transform ops make dW.
+// it with a 1x1 filter gradient (a dw_tap contraction) into its slot of M
+// (zero-filled in place); 3 + 3 output-transform ops make dW.
 // CHECK-LABEL: func.func @rn9
 // CHECK:         %[[X:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
 // CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 0] [8, 7, 16, 256] [1, 2, 1, 1]
@@ -40,8 +50,12 @@
 // CHECK:             arith.mulf
 // CHECK:             arith.addf
 // CHECK:           linalg.generic {{.+}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<8x7x7x256xf32>, tensor<8x7x7x256xf32>, f32, f32) {{.+}}conv.role = "winograd_transform"
+// CHECK:           %[[SLOT:.+]] = tensor.extract_slice %[[S]][%[[A]], 0, 0] [1, 256, 256] [1, 1, 1]
+// CHECK:           %[[FLAT:.+]] = tensor.collapse_shape %[[SLOT]]
+// CHECK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[FLAT]] : tensor<256x256xf32>)
 // CHECK:           linalg.generic
 // CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK-SAME:        outs(%[[ZERO]] : tensor<256x256xf32>)
 // CHECK-SAME:        conv.role = "dw_tap"
 // CHECK:           scf.forall.in_parallel
 // CHECK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[A]], 0, 0] [1, 256, 256] [1, 1, 1] : tensor<1x256x256xf32> into tensor<16x256x256xf32>

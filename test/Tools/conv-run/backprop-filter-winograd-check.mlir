@@ -6,6 +6,9 @@
 // 2-D 'SAME', 9 x 7 outputs (odd: the last pair of each row padded).
 // RUN: conv-run %s --entry same_odd --winograd=on --check --seed 1 --num-threads=1 | FileCheck %s
 // RUN: conv-run %s --entry same_odd --winograd=on --check --seed 2 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// A 16 KiB last-level cache (reduction blocks of 4 KiB): each point's
+// product is a 1x1 conv.backprop_filter lowered in batch blocks.
+// RUN: conv-run %s --entry same_odd --winograd=on --l3-cache-bytes=16384 --check --seed 7 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // Explicit pads (0, 3) and (2, 1) with dilations 2 and 3 (pairs (o, o + d)).
 // RUN: conv-run %s --entry dilated --winograd=on --check --seed 3 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // 1-D 'VALID' (12 outputs, 6 pairs) and 3-D 'SAME'.

@@ -187,9 +187,13 @@ bool backpropFilterWinogradApplies(const convgen::BackpropFilterGeometry &g,
 /// elementwise input / out_backprop transforms, one 1x1 conv.backprop_filter
 /// per transform point (4^n of them, in an scf.forall), and the output
 /// transform; ahead of populateBackpropFilterToLinalgPatterns (benefit 2),
-/// which then lowers the 1x1 ops. Nothing with WinogradMode::Off.
+/// which lowers the 1x1 ops whose operands exceed `blockBytes` (its
+/// reduction blocks); smaller ones are emitted as their dw_tap contraction
+/// directly, written into the products' stack in place (0: always).
+/// Nothing with WinogradMode::Off.
 void populateBackpropFilterWinogradPatterns(RewritePatternSet &patterns,
-                                            WinogradMode mode);
+                                            WinogradMode mode,
+                                            int64_t blockBytes = 0);
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

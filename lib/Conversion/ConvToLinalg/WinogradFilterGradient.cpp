@@ -170,9 +170,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       };
       Operand xa = entryOf(x), dya = entryOf(dy);
       xa.value = transformEntry(rewriter, loc, xa, n - 1, kBTMatrix, aLast,
-                                pairs[n - 1], rewriter.getIndexAttr(0));
+                                pairs[n - 1]);
       dya.value = transformEntry(rewriter, loc, dya, n - 1, kAMatrix, aLast,
-                                 pairs[n - 1], rewriter.getIndexAttr(0));
+                                 pairs[n - 1]);
       Value va = collapseOperand(rewriter, loc, xa);
       Value ua = collapseOperand(rewriter, loc, dya);
       Value ma;

@@ -223,8 +223,7 @@ Value applyScaledPair(OpBuilder &b, Location loc, Value t0, Value c0, Value t1,
 }
 
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
-                     const WinogradMatrix &coef, Value a, int64_t pairs,
-                     OpFoldResult columnShift) {
+                     const WinogradMatrix &coef, Value a, int64_t pairs) {
   SmallVector<Value> p0, c0, p1, c1;
   for (int64_t row = 0; row < coef.rows; ++row) {
     SmallVector<std::pair<int64_t, double>> terms;
@@ -242,16 +241,14 @@ Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
         b, loc, b.getF32FloatAttr(static_cast<float>(terms[1].second))));
   }
   int64_t dil = o.dilations[d];
-  assert((dil == 1 || isConstantIntValue(columnShift, 0)) &&
-         "column shifts with dilation 1");
   auto value = [&](Value i) {
-    // Block i / 2, column dil * (i % 2) (+ the shift).
-    AffineExpr e, shift;
-    bindSymbols(b.getContext(), e, shift);
+    // Block i / 2, column dil * (i % 2).
+    AffineExpr e;
+    bindSymbols(b.getContext(), e);
     OpFoldResult block =
         affine::makeComposedFoldedAffineApply(b, loc, e.floorDiv(2), {i});
-    OpFoldResult column = affine::makeComposedFoldedAffineApply(
-        b, loc, (e % 2) * dil + shift, {i, columnShift});
+    OpFoldResult column =
+        affine::makeComposedFoldedAffineApply(b, loc, (e % 2) * dil, {i});
     return pairValues(b, loc, o, d, block, column, pairs);
   };
   Value t0 = value(selectByIndex(b, loc, a, p0));

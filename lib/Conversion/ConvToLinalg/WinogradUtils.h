@@ -89,12 +89,11 @@ Value applyScaledPair(OpBuilder &b, Location loc, Value t0, Value c0, Value t1,
 
 /// Row `a` (dynamic) of the transform `coef` along the last spatial
 /// dimension `d` of `o` (no point dimensions): sum_i coef[a][i] * value i
-/// (block i / 2, column d (i % 2) + `columnShift`, the shift only with
-/// dilation 1), where every row of coef has at most two nonzeros, as c0 *
+/// (block i / 2, column d (i % 2)), where every row of coef has at most
+/// two nonzeros, as c0 *
 /// value p0 + c1 * value p1 with (p0, c0, p1, c1) selected by `a`.
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
-                     const WinogradMatrix &coef, Value a, int64_t pairs,
-                     OpFoldResult columnShift);
+                     const WinogradMatrix &coef, Value a, int64_t pairs);
 
 /// One transform pass along spatial dimension `d`: a new point dimension
 /// (after the existing ones) of coef.rows entries, entry a = sum_i

@@ -22,10 +22,12 @@
 // positions; in 2-D 16 GEMMs for 36 (the direct form's 9 taps over 4
 // positions): 2.25x fewer multiplications. The transforms are elementwise
 // sums of strided slices (conv.role = winograd_transform); the 1x1 filter
-// gradients are conv.backprop_filter ops in an scf.forall over the points,
-// each lowered by BackpropFilter.cpp on one thread (the forall spreads the
-// points over the threads, so the result does not depend on their number).
-// docs/Lowering.md §2.7.
+// gradients run in an scf.forall over the points, each on one thread (the
+// forall spreads the points over the threads, so the result does not depend
+// on their number): the dw_tap contraction BackpropFilter.cpp would build,
+// written into the point's slot of M, or, for operands beyond the
+// reduction-block budget, a 1x1 conv.backprop_filter op that it lowers in
+// blocks. docs/Lowering.md §2.7.
 //
 // Dilation d pairs the positions (o0, o0 + d): o0 = 2*d*q + r, r < d. The
 // input window, padded to 2*d*(Q + 1) rows, is viewed as [Q + 1, 2*d]: the

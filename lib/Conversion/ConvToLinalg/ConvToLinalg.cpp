@@ -35,24 +35,24 @@ struct ConvertConvToLinalgPass
           << transposePerTap << "'";
       return signalPassFailure();
     }
-    std::optional<TransposeWinograd> winograd =
-        parseTransposeWinograd(transposeWinograd);
-    if (!winograd) {
-      getOperation()->emitError()
-          << "convert-conv-to-linalg: option transpose-winograd: expected "
-             "'off', 'auto' or 'on', got '"
-          << transposeWinograd << "'";
+    // The Winograd options ('off', 'auto' or 'on').
+    auto parseMode = [&](StringRef name,
+                         StringRef value) -> std::optional<WinogradMode> {
+      std::optional<WinogradMode> mode = parseTransposeWinograd(value);
+      if (!mode)
+        getOperation()->emitError()
+            << "convert-conv-to-linalg: option " << name
+            << ": expected 'off', 'auto' or 'on', got '" << value << "'";
+      return mode;
+    };
+    std::optional<WinogradMode> winograd =
+        parseMode("transpose-winograd", transposeWinograd);
+    if (!winograd)
       return signalPassFailure();
-    }
     std::optional<WinogradMode> dwWinogradMode =
-        parseTransposeWinograd(dwWinograd);
-    if (!dwWinogradMode) {
-      getOperation()->emitError()
-          << "convert-conv-to-linalg: option dw-winograd: expected "
-             "'off', 'auto' or 'on', got '"
-          << dwWinograd << "'";
+        parseMode("dw-winograd", dwWinograd);
+    if (!dwWinogradMode)
       return signalPassFailure();
-    }
     populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode,
                                            dwReductionBlockBytes);
     BackpropFilterLoweringOptions dwOptions;

@@ -137,6 +137,12 @@ Value createPairPack(OpBuilder &b, Location loc, Value first, Value second);
 Value applyWinogradTerms(OpBuilder &b, Location loc,
                          ArrayRef<std::pair<Value, double>> terms, Value init);
 
+/// Winograd's F(2, 3) input transform BT (4 x 4, row-major; Lavin &
+/// Gray's): the phases' F(2, 3) (Winograd.cpp) and, as the transpose
+/// F(3, 2), the filter gradient's input transform (WinogradFilterGradient.cpp).
+inline constexpr double kWinogradF23BT[] = {1, 0,  -1, 0, 0, 1, 1, 0,
+                                            0, -1, 1,  0, 0, 1, 0, -1};
+
 /// Whether createWinogradCorrelation has a transform for `taps` taps along
 /// the last spatial dimension (2 or 3).
 bool winogradSupportsTaps(int64_t taps);

@@ -50,8 +50,7 @@ struct WinogradTransforms {
 constexpr double kBT2[] = {1, -1, 0, 0, 1, 0, 0, -1, 1};
 constexpr double kG2[] = {1, 0, 1, 1, 0, 1};
 constexpr double kAT2[] = {1, 1, 0, 0, 1, 1};
-// F(2, 3) (Lavin & Gray's).
-constexpr double kBT3[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+// F(2, 3) (Lavin & Gray's; BT is kWinogradF23BT).
 constexpr double kG3[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
 constexpr double kAT3[] = {1, 1, 1, 0, 0, 1, -1, -1};
 
@@ -59,7 +58,7 @@ std::optional<WinogradTransforms> transformsFor(int64_t taps) {
   if (taps == 2)
     return WinogradTransforms{3, kBT2, kG2, kAT2};
   if (taps == 3)
-    return WinogradTransforms{4, kBT3, kG3, kAT3};
+    return WinogradTransforms{4, kWinogradF23BT, kG3, kAT3};
   return std::nullopt;
 }
 

@@ -58,9 +58,6 @@ namespace {
 constexpr int64_t kPoints = 4; // F(3, 2): 4 points per dimension
 constexpr int64_t kTaps = 3;
 constexpr int64_t kPairValues = 2;
-// V[a] = sum_i kBT[a][i] x[i] (F(2, 3)'s BT).
-constexpr double kBT[kPoints][kPoints] = {
-    {1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
 // U[a] = sum_j kA[a][j] e[j]: F(2, 3)'s A = AT^T, its rows scaled by G's
 // column factors (1, 1/2, 1/2, 1) so that the output transform is +-1.
 constexpr double kA[kPoints][kPairValues] = {
@@ -68,8 +65,8 @@ constexpr double kA[kPoints][kPairValues] = {
 // dW[k] = sum_a kGT[k][a] M[a] (F(2, 3)'s G^T without its halves).
 constexpr double kGT[kTaps][kPoints] = {
     {1, 1, 1, 0}, {0, 1, -1, 0}, {0, 1, 1, 1}};
-const WinogradMatrix kBTMatrix{ArrayRef<double>(&kBT[0][0], 16), kPoints,
-                               kPoints};
+// V[a] = sum_i BT[a][i] x[i] (F(2, 3)'s BT).
+const WinogradMatrix kBTMatrix{kWinogradF23BT, kPoints, kPoints};
 const WinogradMatrix kAMatrix{ArrayRef<double>(&kA[0][0], 8), kPoints,
                               kPairValues};
 

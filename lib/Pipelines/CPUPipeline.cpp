@@ -77,6 +77,24 @@ void mlir::conv::buildConvToLinalgPipeline(
     convOptions.transposeBatchRows = host.vectorBits >= 512;
     convOptions.transposeWinograd = options.winograd;
     convOptions.dwWinograd = options.winograd;
+    // Cores with two 512-bit FMA units: Winograd filter gradients with at
+    // least 128 channels each side and at most 0.55x the direct products.
+    // Their direct kernels reach twice Zen 4's FLOPs a cycle, and the
+    // transforms' traffic costs more against them. conv-run
+    // --compare=winograd=off (10 call pairs, Emerald Rapids, 1 / 2
+    // threads): 56x56x64 0.74 / 0.98x (Winograd slower), 28x28x128 1.07 /
+    // 1.14x, 14x14x256 1.38 / 1.36x, 28x28x128 d2 1.02 / 1.08x, 38x57x512
+    // d3 (0.52x the products) 1.24 / 1.17x, 7x7x512 N16 (0.58x) 0.98 /
+    // 0.95x.
+    // And transposed convolutions with 4 Winograd phases from 64 output
+    // channels (DCGAN's 16x16x128 -> 32x32x64 4x4 s2, against the direct
+    // phases: +23 / +24 % with 1 thread, +8 / +11 % with 2, 12 call pairs;
+    // its first compile 196 -> 255 ms with 2 threads).
+    if (host.twoZmmFMAUnits) {
+      convOptions.dwWinogradMinChannels = 128;
+      convOptions.dwWinogradMaxProducts = 0.55;
+      convOptions.transposeWinogradManyPhaseOutChannels = 64;
+    }
     // With AVX-512 a filter gradient's tap reduces a cut (dynamic) long row
     // a position a step at full speed, and its window then needs no
     // zero-padded copy (docs/Lowering.md §2.5).
@@ -107,6 +125,9 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   tileOptions.numThreads = options.numThreads;
   tileOptions.bf16Dot = resolveBF16Dot(options);
   tileOptions.directRows = options.directRows;
+  // The rules measured on cores with two 512-bit FMA units (Intel Xeons;
+  // conv-cpu-tile-and-vectorize's tileOne).
+  tileOptions.twoZmmFMAUnits = HostVectorInfo::detect().twoZmmFMAUnits;
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
   // Keeps the accumulator tiles in registers across the reduction loops.

@@ -2,6 +2,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu --split-input-file | FileCheck %s --check-prefix=LLVM
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="prefetch=false" --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 two-zmm-fma-units" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=TZF
 
 // Three input channels and a 3x3 kernel: every kernel dimension fuses into
 // the 27 rows of one contraction (conv.dw_stream), which reads each
@@ -22,6 +23,10 @@
 // AVX2:         vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 // AVX2-NOT:     conv.prefetch_rhs
 // AVX2:         return
+// On a core with two 512-bit FMA units (two-zmm-fma-units, TZF lines) the
+// streaming prefetch stays.
+// TZF-LABEL: func.func @stream
+// TZF:           } {conv.prefetch_rhs}
 // OFF-LABEL: llvm.func @stream(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
@@ -74,6 +79,11 @@ func.func @leading_taps(%x: tensor<2x22x38x3xf32>, %dy: tensor<2x16x32x64xf32>) 
 // AVX2:         vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 // AVX2-NOT:     conv.prefetch_rows
 // AVX2:         return
+// Nor on a core with two 512-bit FMA units (two-zmm-fma-units).
+// TZF-LABEL: func.func @pointwise(
+// TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF-NOT:     conv.prefetch_rows
+// TZF:         return
 // OFF-LABEL: llvm.func @pointwise(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
@@ -101,7 +111,11 @@ func.func @pointwise_blocked(%x: tensor<2x7x7x1024xf32>, %dy: tensor<2x7x7x256xf
 
 // A 1-D filter of 2 taps (WaveNet-like): marked as well, inside the taps'
 // scf.forall, over the 64-position sub-blocks of a tap, with AVX-512 or
-// without, and the lowered code prefetches on any host.
+// without. On a core with two 512-bit FMA units (TZF) it is not marked,
+// and its 2-vector tiles take 12 rows (24 accumulators: 12 + 12 + 8 of
+// the 32 input channels) instead of 8. (The marks' lowering to prefetches
+// is tested in lower-vectors-prefetch.mlir; the host pipeline's, LLVM
+// lines, depends on the host's core here.)
 // CHECK-LABEL: func.func @one_d
 // CHECK:         scf.forall (%{{.*}}) in (2)
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
@@ -110,9 +124,12 @@ func.func @pointwise_blocked(%x: tensor<2x7x7x1024xf32>, %dy: tensor<2x7x7x256xf
 // AVX2-LABEL: func.func @one_d
 // AVX2:             vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
 // AVX2:           } {conv.prefetch_rows}
-// LLVM-LABEL: llvm.func @one_d
-// LLVM:        llvm.intr.prefetch
-// LLVM:        llvm.return
+// TZF-LABEL: func.func @one_d
+// TZF:           scf.for %{{.*}} = %c0 to %c24 step %c12
+// TZF:             vector.contract {{.*}} : vector<8x12xf32>, vector<8x32xf32> into vector<12x32xf32>
+// TZF:           vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
+// TZF-NOT:       conv.prefetch_rows
+// TZF:         return
 func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tensor<2x32x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x4097x32xf32>, tensor<1x4096x32xf32> -> tensor<2x32x32xf32>
   return %dw : tensor<2x32x32xf32>

@@ -43,6 +43,14 @@ struct HostVectorInfo {
   /// an Emerald Rapids VM: 76-85 GFLOP/s against 143-186 for FMAs), so that
   /// f32 FMAs are faster there. `bf16-dot=auto` follows this.
   bool bf16DotFast = false;
+  /// AVX-512 on a core with two 512-bit FMA units: the Intel Xeons (LLVM
+  /// host CPU not `znver*`; Zen 4 runs each 512-bit FMA on its two 256-bit
+  /// units, at half the FLOPs a cycle). Their direct kernels reach twice
+  /// the FLOPs a cycle against similar cache bandwidth, and some of the
+  /// defaults measured on Zen 4 do not hold there (the CPU pipeline's
+  /// prefetch-rows and Winograd filter-gradient rule). Zen 5, which has
+  /// such units too, is not measured and keeps the Zen 4 defaults.
+  bool twoZmmFMAUnits = false;
   static HostVectorInfo detect();
 };
 

@@ -155,6 +155,13 @@ def ConvCPUTileAndVectorizePass
            "filter gradients with every tap fused, runs of k * Cin values "
            "at a stride) read the input's runs themselves instead of a "
            "scratch copy of them per block">,
+    Option<"twoZmmFMAUnits", "two-zmm-fma-units", "bool",
+           /*default=*/"false",
+           "Tune for a core with two 512-bit FMA units (the Intel Xeons; "
+           "the CPU pipeline sets it from the host): the whole-dW register "
+           "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
+           "(the hardware prefetchers do better), and filter-gradient tiles "
+           "of 2 vectors a row take up to 12 rows instead of 8">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -162,6 +162,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "fifth of the op's products: 'off', 'auto' (ops with at most 2 "
            "such phases, or up to 4 with at least 128 output channels) or "
            "'on'">,
+    Option<"transposeWinogradManyPhaseOutChannels",
+           "transpose-winograd-many-phase-out-channels", "int64_t",
+           /*default=*/"128",
+           "transpose-winograd=auto: the fewest output channels of ops with "
+           "3 or 4 Winograd phases (the CPU pipeline uses 64 on cores with "
+           "two 512-bit FMA units)">,
     Option<"dwWinograd", "dw-winograd", "std::string",
            /*default=*/"\"off\"",
            "Filter gradients with 3 taps and stride 1 along every spatial "
@@ -169,7 +175,17 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "elementwise transforms around 4^n 1x1 filter gradients, 2.25x "
            "fewer products in 2-D: 'off', 'auto' (2-D, at least 32 input "
            "and output channels, at most 0.6x the direct products, a "
-           "reduction of at least 192 batch x pair positions) or 'on'">,
+           "reduction of at least 192 batch x pair positions; the channel "
+           "and product thresholds are the two options below) or 'on'">,
+    Option<"dwWinogradMinChannels", "dw-winograd-min-channels", "int64_t",
+           /*default=*/"32",
+           "dw-winograd=auto: the fewest input and output channels (the CPU "
+           "pipeline uses 128 on cores with two 512-bit FMA units)">,
+    Option<"dwWinogradMaxProducts", "dw-winograd-max-products", "double",
+           /*default=*/"0.6",
+           "dw-winograd=auto: the most products of the Winograd form, as a "
+           "fraction of the direct form's (the CPU pipeline uses 0.55 on "
+           "cores with two 512-bit FMA units)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

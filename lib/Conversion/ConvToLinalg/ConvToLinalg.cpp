@@ -53,8 +53,12 @@ struct ConvertConvToLinalgPass
         parseMode("dw-winograd", dwWinograd);
     if (!dwWinogradMode)
       return signalPassFailure();
+    WinogradFilterGradientRule dwWinogradRule;
+    dwWinogradRule.minChannels = dwWinogradMinChannels;
+    dwWinogradRule.maxProductRatio = dwWinogradMaxProducts;
     populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode,
-                                           dwReductionBlockBytes);
+                                           dwReductionBlockBytes,
+                                           dwWinogradRule);
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
@@ -73,6 +77,8 @@ struct ConvertConvToLinalgPass
     transposeOptions.threads = transposeThreads;
     transposeOptions.batchRows = transposeBatchRows;
     transposeOptions.winograd = *winograd;
+    transposeOptions.winogradManyPhaseOutChannels =
+        transposeWinogradManyPhaseOutChannels;
     populateTransposeToLinalgPatterns(patterns, transposeOptions);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,

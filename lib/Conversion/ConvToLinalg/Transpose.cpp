@@ -587,7 +587,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, const TransposeLoweringOptions &options)
       : OpRewritePattern(ctx), lowering(options.lowering), taps(options.taps),
         tapsOverhead(options.tapsOverhead), threads(options.threads),
-        batchRows(options.batchRows), winograd(options.winograd) {}
+        batchRows(options.batchRows), winograd(options.winograd),
+        winogradManyPhaseOutChannels(options.winogradManyPhaseOutChannels) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -1883,7 +1884,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   static constexpr double kMinWinogradSavings = 0.2;
   /// TransposeWinograd::Auto takes ops with at most this many Winograd
   /// phases, and more only up to kMaxAutoWinogradPhases, with at least
-  /// kMinAutoManyPhaseOutChannels output channels. Each phase adds 25-90 ms
+  /// winogradManyPhaseOutChannels output channels (TransposeLoweringOptions;
+  /// 128 by default, below). Each phase adds 25-90 ms
   /// to a first-call compile (Zen 4, 1 and 2 threads, 3 fresh processes,
   /// against the direct phases): Keras' 3x3 stride-2 dilated layer and
   /// AlexNet's stride-1 3x3 one (1 phase) 65-91 -> 125-216 ms; DCGAN's 4x4
@@ -1905,8 +1907,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// phases of every transposed convolution avoid: Differential's 1- and
   /// 2-thread results are bit-identical.) With 128 output channels (256 ->
   /// 128 and Keras' 5x5 layer) they ran 9-21 % faster with both thread
-  /// counts.
-  static constexpr int64_t kMinAutoManyPhaseOutChannels = 128;
+  /// counts. (Cores with two 512-bit FMA units take 64: the CPU pipeline.)
   /// Whether the op's Winograd phases (winogradPhase along the last
   /// dimension) run as such: they save at least kMinWinogradSavings of the
   /// phases' products (sum over phases of prod_d outputs_d * taps_d; each
@@ -1953,7 +1954,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     int64_t count = combos * phases;
     return count <= kMaxAutoFewWinogradPhases ||
            (count <= kMaxAutoWinogradPhases &&
-            g.outChannels >= kMinAutoManyPhaseOutChannels);
+            g.outChannels >= winogradManyPhaseOutChannels);
   }
 
   /// Batch items per block (lowerByBatchBlocks) for a transposed
@@ -2578,6 +2579,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// Winograd F(2, T) along the phases' last dimension (option
   /// transpose-winograd): see winogradPhase and winogradOp.
   TransposeWinograd winograd;
+  int64_t winogradManyPhaseOutChannels;
 };
 
 } // namespace

@@ -72,15 +72,18 @@ const WinogradMatrix kAMatrix{ArrayRef<double>(&kA[0][0], 8), kPoints,
 
 struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode,
-                           int64_t blockBytes)
+                           int64_t blockBytes,
+                           const WinogradFilterGradientRule &rule)
       : OpRewritePattern(ctx, /*benefit=*/2), mode(mode),
-        blockBytes(blockBytes) {}
+        blockBytes(blockBytes), rule(rule) {}
 
   WinogradMode mode;
   /// A point's 1x1 filter gradient whose operands exceed this many bytes is
   /// a conv.backprop_filter op (lowered in reduction blocks); smaller ones
   /// are its contraction, written into M in place (0: always).
   int64_t blockBytes;
+  /// The `auto` rule's thresholds.
+  WinogradFilterGradientRule rule;
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -92,7 +95,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     const convgen::BackpropFilterGeometry &g = *geometry;
     if (!backpropFilterWinogradApplies(
             g, op.getFilter().getType().getElementType(),
-            mode == WinogradMode::Auto))
+            mode == WinogradMode::Auto, rule))
       return rewriter.notifyMatchFailure(op, "not a Winograd F(3, 2) layer");
     Location loc = op.getLoc();
     int64_t n = g.numSpatialDims;
@@ -268,7 +271,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
 } // namespace
 
 bool mlir::conv::backpropFilterWinogradApplies(
-    const convgen::BackpropFilterGeometry &g, Type elementType, bool autoRule) {
+    const convgen::BackpropFilterGeometry &g, Type elementType, bool autoRule,
+    const WinogradFilterGradientRule &rule) {
   int64_t n = g.numSpatialDims;
   if (!elementType.isF32() || g.layout != Layout::ChannelsLast ||
       g.groups != 1 || n < 1 || n > 3 || g.batch < 1 || g.inChannels < 1 ||
@@ -296,13 +300,17 @@ bool mlir::conv::backpropFilterWinogradApplies(
   // batch of 16 1.10 / 1.09x; with a batch of 8 (a reduction of 128, and
   // 16 / 9 x 49 products: the pairs pad 7 to 8) 0.97 / 0.94x, below which
   // the output transform of the 16 [Cin, Cout] products costs more than
-  // it saves. 1-D and 3-D layers are not measured yet.
-  return n == 2 && g.inChannels >= 32 && g.outChannels >= 32 &&
-         winograd <= 0.6 * direct && reduction >= 192;
+  // it saves. 1-D and 3-D layers are not measured yet. These are the
+  // rule's defaults; see the CPU pipeline for the Intel thresholds.
+  return n == 2 && g.inChannels >= rule.minChannels &&
+         g.outChannels >= rule.minChannels &&
+         winograd <= rule.maxProductRatio * direct &&
+         reduction >= rule.minReduction;
 }
 
 void mlir::conv::populateBackpropFilterWinogradPatterns(
-    RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes) {
+    RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes,
+    const WinogradFilterGradientRule &rule) {
   patterns.add<BackpropFilterToWinograd>(patterns.getContext(), mode,
-                                         blockBytes);
+                                         blockBytes, rule);
 }

@@ -12,6 +12,10 @@
 // and 7 positions padded to 8), nor @one_d (1-D).
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=dw-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
+// The CPU pipeline's thresholds on cores with two 512-bit FMA units: at
+// least 128 channels each side and at most 0.55x the direct products
+// (AUTOTZ lines): @rn9 still, not @c64 nor @batch16.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=auto dw-winograd-min-channels=128 dw-winograd-max-products=0.55" --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTOTZ
 // RUN: not conv-opt %s --convert-conv-to-linalg=dw-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
 // A point whose transformed operands exceed dw-reduction-block-bytes (here
 // 256 KiB: @rn9's are 784 KiB) is a 1x1 conv.backprop_filter, lowered in
@@ -68,6 +72,9 @@
 // AUTO-LABEL: func.func @rn9
 // AUTO: scf.forall ({{.+}}) in (16)
 // AUTO: winograd_transform
+// AUTOTZ-LABEL: func.func @rn9
+// AUTOTZ: scf.forall ({{.+}}) in (16)
+// AUTOTZ: winograd_transform
 func.func @rn9(%x: tensor<8x14x14x256xf32>, %dy: tensor<8x14x14x256xf32>) -> tensor<3x3x256x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
           strides = [1, 1] dilations = [1, 1]
@@ -120,4 +127,32 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
           strides = [1] dilations = [1]
           : tensor<8x64x64xf32>, tensor<8x64x64xf32> -> tensor<3x64x64xf32>
   return %dw : tensor<3x64x64xf32>
+}
+
+// -----
+
+// 64 channels (ResNet's 28x28 shape with 64 channels; 0.44x the direct
+// products) and the 7x7x512 layer with a batch of 16 (256 pairs, 0.58x the
+// products: 7 positions padded to 8): 'auto' takes both with its default
+// thresholds, neither with the two-FMA-unit ones.
+// AUTO-LABEL: func.func @c64
+// AUTO: winograd_transform
+// AUTO-LABEL: func.func @batch16
+// AUTO: winograd_transform
+// AUTOTZ-LABEL: func.func @c64
+// AUTOTZ-NOT: winograd_transform
+// AUTOTZ-LABEL: func.func @batch16
+// AUTOTZ-NOT: winograd_transform
+func.func @c64(%x: tensor<8x28x28x64xf32>, %dy: tensor<8x28x28x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<8x28x28x64xf32>, tensor<8x28x28x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
+}
+
+func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> tensor<3x3x512x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<16x7x7x512xf32>, tensor<16x7x7x512xf32> -> tensor<3x3x512x512xf32>
+  return %dw : tensor<3x3x512x512xf32>
 }

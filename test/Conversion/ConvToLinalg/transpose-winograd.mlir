@@ -10,6 +10,12 @@
 // @dcgan_128.
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
+// With transpose-winograd-many-phase-out-channels=32 (the CPU pipeline
+// uses 64 on cores with two 512-bit FMA units, 128 elsewhere) 'auto' takes
+// @dcgan_blocks' 4 phases of 32 output channels too.
+// RUN: conv-opt %s "--convert-conv-to-linalg=transpose-winograd=auto transpose-winograd-many-phase-out-channels=32" --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO32
+// AUTO32-LABEL: func.func @dcgan_blocks
+// AUTO32:         winograd_transform
 // RUN: not conv-opt %s --convert-conv-to-linalg=transpose-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
 // With 2 threads a phase's tap transform runs in one scf.forall over halves
 // of the input channels, all its rows in it (the rows that are taps

@@ -173,15 +173,31 @@ void populateBackpropFilterToLinalgPatterns(
     RewritePatternSet &patterns,
     const BackpropFilterLoweringOptions &options = {});
 
+/// The thresholds of the `auto` rule for Winograd F(3, 2) filter gradients
+/// (backpropFilterWinogradApplies). The defaults were measured on AMD Zen 4
+/// (AVX-512 on 256-bit FMA units); the CPU pipeline raises them on cores
+/// with two 512-bit FMA units (the Intel Xeons), whose direct kernels run
+/// twice the FLOPs a cycle against similar cache bandwidth, so that the
+/// transforms' memory traffic must be spread over more products.
+struct WinogradFilterGradientRule {
+  /// The fewest input and output channels (each product's [Cin, Cout] work
+  /// per transformed element grows with Cin Cout / (Cin + Cout)).
+  int64_t minChannels = 32;
+  /// The most products of the Winograd form, as a fraction of the direct
+  /// form's (the pairs' padding counted).
+  double maxProductRatio = 0.6;
+  /// The shortest reduction (batch x pair positions) of each 1x1 product.
+  int64_t minReduction = 192;
+};
+
 /// Whether a filter gradient with `g`'s geometry and element type is
 /// lowered by Winograd's F(3, 2) (populateBackpropFilterWinogradPatterns):
 /// f32, channels last, no groups, 3 taps and stride 1 along every spatial
 /// dimension (any dilation). With `autoRule`, only where that measured
-/// faster: 2-D, at least 32 input and output channels, at most 0.6x the
-/// direct form's products (the pairs' padding counted) and a reduction
-/// (batch x pairs) of at least 192 per product.
-bool backpropFilterWinogradApplies(const convgen::BackpropFilterGeometry &g,
-                                   Type elementType, bool autoRule);
+/// faster: 2-D, with `rule`'s channels, product ratio and reduction.
+bool backpropFilterWinogradApplies(
+    const convgen::BackpropFilterGeometry &g, Type elementType, bool autoRule,
+    const WinogradFilterGradientRule &rule = {});
 
 /// conv.backprop_filter -> Winograd F(3, 2) (docs/Lowering.md §2.7): the
 /// elementwise input / out_backprop transforms, one 1x1 conv.backprop_filter
@@ -190,10 +206,10 @@ bool backpropFilterWinogradApplies(const convgen::BackpropFilterGeometry &g,
 /// which lowers the 1x1 ops whose operands exceed `blockBytes` (its
 /// reduction blocks); smaller ones are emitted as their dw_tap contraction
 /// directly, written into the products' stack in place (0: always).
-/// Nothing with WinogradMode::Off.
-void populateBackpropFilterWinogradPatterns(RewritePatternSet &patterns,
-                                            WinogradMode mode,
-                                            int64_t blockBytes = 0);
+/// Nothing with WinogradMode::Off; WinogradMode::Auto follows `rule`.
+void populateBackpropFilterWinogradPatterns(
+    RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes = 0,
+    const WinogradFilterGradientRule &rule = {});
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {
@@ -252,6 +268,10 @@ struct TransposeLoweringOptions {
   /// (docs/Lowering.md §3.10), when they save at least a fifth of the op's
   /// products.
   TransposeWinograd winograd = TransposeWinograd::Off;
+  /// TransposeWinograd::Auto: ops with 3 or 4 Winograd phases need this
+  /// many output channels (ops with 1 or 2 need none). 128 was measured on
+  /// Zen 4; the CPU pipeline uses 64 on cores with two 512-bit FMA units.
+  int64_t winogradManyPhaseOutChannels = 128;
 };
 
 /// conv.transpose -> linalg (docs/Lowering.md §3).

@@ -200,7 +200,7 @@ cl::opt<int64_t> l2CacheBytes(
 cl::opt<int64_t> l3CacheBytes(
     "l3-cache-bytes",
     cl::desc("Last-level cache size ConvGen's filter-gradient reduction "
-             "blocks assume (0: the host's)"),
+             "blocks assume (0: the host's, at most 32 MiB)"),
     cl::init(0), cl::cat(category));
 cl::opt<unsigned> registerTileRows(
     "register-tile-rows",

@@ -111,7 +111,7 @@ cl::opt<int64_t> l2CacheBytes(
 cl::opt<int64_t> l3CacheBytes(
     "l3-cache-bytes",
     cl::desc("Last-level cache size for the filter gradient's reduction "
-             "blocks (0: the host's)"),
+             "blocks (0: the host's, at most 32 MiB)"),
     cl::init(0), cl::cat(category));
 cl::opt<std::string> transposePerTap(
     "transpose-per-tap",

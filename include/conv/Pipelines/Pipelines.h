@@ -72,7 +72,7 @@ struct ConvCPUPipelineOptions
       llvm::cl::desc("Last-level cache size: with optimize, a filter "
                      "gradient whose input window and out_backprop exceed a "
                      "quarter of it runs its taps over reduction blocks of "
-                     "that size (0: the host's)"),
+                     "that size (0: the host's, at most 32 MiB)"),
       llvm::cl::init(0)};
   PassOptions::Option<BF16Dot> bf16Dot{
       *this, "bf16-dot",

@@ -621,9 +621,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // thread's 32 of 64) on a core with two 512-bit FMA units: 12 rows (24
     // accumulators) instead of 8, a third fewer passes over out_backprop's
     // rows. conv-run --compare=register-tile-rows=12 (10 call pairs,
-    // Emerald Rapids, 1 thread): GoogLeNet's 5x5 192 -> 32 +8 %,
-    // DeepSpeech's 5x10 32 -> 32 +4 %, WaveNet's k2 32 -> 32 layers +11 %
-    // and +8 %. Not for a contraction that streams out_backprop once
+    // Emerald Rapids, 1 / 2 threads): GoogLeNet's 5x5 192 -> 32 +8 / +9 %,
+    // WaveNet's k2 32 -> 32 layers +11 / +4-9 % and +8 / +4 %; mixed with
+    // 32 input channels of several taps (12 + 12 + 8 rows): DeepSpeech's
+    // 5x10 32 -> 32 +3-5 / -5-6 %, 3-D U-Net's 32-channel layers 0 / -2-4 %. Not for a contraction that streams out_backprop once
     // (conv.dw_stream, tiny Cin with every tap fused: DeepSpeech's
     // 161x700x1 -> 32 -20 %, 108x108x3 -> 64 s2 -12 %).
     if (twoZmmFMAUnits && !registerTileRows && !pairs && !grouped &&

@@ -624,12 +624,17 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Emerald Rapids, 1 / 2 threads): GoogLeNet's 5x5 192 -> 32 +8 / +9 %,
     // WaveNet's k2 32 -> 32 layers +11 / +4-9 % and +8 / +4 %; mixed with
     // 32 input channels of several taps (12 + 12 + 8 rows): DeepSpeech's
-    // 5x10 32 -> 32 +3-5 / -5-6 %, 3-D U-Net's 32-channel layers 0 / -2-4 %. Not for a contraction that streams out_backprop once
-    // (conv.dw_stream, tiny Cin with every tap fused: DeepSpeech's
-    // 161x700x1 -> 32 -20 %, 108x108x3 -> 64 s2 -12 %).
+    // 5x10 32 -> 32 +3-5 / -5-6 %, 3-D U-Net's 32-channel layers 0 / -2-4 %.
+    // Not for rows that are fused taps read from a row-gather pack (tiny
+    // Cin, the last kernel dimension fused into the rows): DeepSpeech's
+    // 161x700x1 -> 32 5x20 layer's 20 rows ran as 12 + 8 rows 18-23 % slower
+    // than as 8 + 8 + 4 (1 / 2 threads); nor for a contraction that streams
+    // out_backprop once (conv.dw_stream, every tap fused), whose tiles have
+    // rules of their own above.
     if (twoZmmFMAUnits && !registerTileRows && !pairs && !grouped &&
         !op->hasAttr(kDwStreamAttrName) && accType.isF32() &&
-        t.cols == 2 * lanes(accType) && ranges[co] <= t.cols)
+        t.cols == 2 * lanes(accType) && ranges[co] <= t.cols &&
+        !findRowPack(op.getDpsInputs()[0]))
       t.rows = std::max(t.rows, kMaxRegisterTileRows);
     if (grouped)
       outer[0] = 1;

@@ -628,7 +628,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Not for rows that are fused taps read from a row-gather pack (tiny
     // Cin, the last kernel dimension fused into the rows): DeepSpeech's
     // 161x700x1 -> 32 5x20 layer's 20 rows ran as 12 + 8 rows 18-23 % slower
-    // than as 8 + 8 + 4 (1 / 2 threads); nor for a contraction that streams
+    // than as the row-pack tiles' 2 x 10 (1 / 2 threads, against an 8-row
+    // override: 8 + 8 + 4); nor for a contraction that streams
     // out_backprop once (conv.dw_stream, every tap fused), whose tiles have
     // rules of their own above.
     if (twoZmmFMAUnits && !registerTileRows && !pairs && !grouped &&
@@ -822,7 +823,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // 1x1 64 -> 64 +25 / +15 %, 64 -> 256 +27 / +24 %, 256 -> 64 +40 /
     // +41 %. The 1-D layers keep it (WaveNet's k2 layers +4 / -7 % and
     // +17 / 0 % without). Nor do they on cores with two 512-bit FMA units
-    // (prefetch-rows=false from the CPU pipeline; Emerald Rapids,
+    // (two-zmm-fma-units, set by the CPU pipeline; Emerald Rapids,
     // --compare=prefetch=0, 10 call pairs, 1 / 2 threads: ResNet's 1x1
     // 64 -> 64 +5 / +10 %, 64 -> 256 +18 / +23 %, 256 -> 64 +13 / +1 %,
     // s2 256 -> 512 +16 / +14 %, WaveNet's k2 layers +8 / +3 % and +7 /

@@ -47,9 +47,11 @@ struct HostVectorInfo {
   /// host CPU not `znver*`; Zen 4 runs each 512-bit FMA on its two 256-bit
   /// units, at half the FLOPs a cycle). Their direct kernels reach twice
   /// the FLOPs a cycle against similar cache bandwidth, and some of the
-  /// defaults measured on Zen 4 do not hold there (the CPU pipeline's
-  /// prefetch-rows and Winograd filter-gradient rule). Zen 5, which has
-  /// such units too, is not measured and keeps the Zen 4 defaults.
+  /// defaults measured on Zen 4 do not hold there: the CPU pipeline then
+  /// sets conv-cpu-tile-and-vectorize's two-zmm-fma-units and the Winograd
+  /// thresholds of convert-conv-to-linalg (docs/Pipelines.md). Zen 5, which
+  /// has such units too, is not measured and keeps the Zen 4 defaults;
+  /// Intel client cores with a single 512-bit FMA unit are not told apart.
   bool twoZmmFMAUnits = false;
   static HostVectorInfo detect();
 };

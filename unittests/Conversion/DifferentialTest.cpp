@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -263,6 +264,34 @@ std::string checkBackpropFilter(Jit &jit, unsigned i,
   if (result)
     *result = std::move(got);
   return mismatch.empty() ? "" : where + ": " + mismatch;
+}
+
+/// checkBackpropFilter with `base` on each of `threadCounts` threads (the
+/// first 1; small shapes threaded too), and the results bit-identical to
+/// the first's; an empty string when all hold.
+std::string checkBackpropFilterAcrossThreads(
+    Jit &jit, unsigned i, const BackpropFilterCase &c,
+    const CompileOptions &base, std::initializer_list<unsigned> threadCounts,
+    const std::string &labelPrefix) {
+  std::vector<uint8_t> first;
+  for (unsigned threads : threadCounts) {
+    CompileOptions options = base;
+    options.numThreads = threads;
+    options.minParallelFlops = 0; // small shapes: still threaded
+    std::vector<uint8_t> got;
+    std::string label =
+        labelPrefix + ", " + std::to_string(threads) + " thread(s)";
+    std::string failure = checkBackpropFilter(jit, i, c, options, label, &got);
+    if (!failure.empty())
+      return failure;
+    if (first.empty())
+      first = std::move(got);
+    else if (got != first)
+      return "config #" + std::to_string(i) + " (" + label +
+             "): not bit-identical to " + std::to_string(*threadCounts.begin()) +
+             " thread(s): " + describe(c.spec);
+  }
+  return "";
 }
 
 TEST(Differential, BackpropFilter) {
@@ -1159,24 +1188,8 @@ TEST(Differential, BackpropFilterLaneGroups) {
   }
   Jit jit;
   auto failures = runParallel(count, [&](unsigned i) -> std::string {
-    std::vector<uint8_t> first;
-    for (unsigned threads : {1u, 2u}) {
-      CompileOptions options;
-      options.numThreads = threads;
-      options.minParallelFlops = 0; // small shapes: still threaded
-      std::vector<uint8_t> got;
-      std::string label = "lane groups, threads=" + std::to_string(threads);
-      std::string msg = checkBackpropFilter(jit, i, cases[i], options, label,
-                                            &got);
-      if (!msg.empty())
-        return msg;
-      if (first.empty())
-        first = std::move(got);
-      else if (got != first)
-        return "config #" + std::to_string(i) + " (" + label +
-               "): differs from 1 thread: " + describe(cases[i].spec);
-    }
-    return "";
+    return checkBackpropFilterAcrossThreads(jit, i, cases[i], CompileOptions(),
+                                            {1u, 2u}, "lane groups");
   });
   for (const std::string &f : failures)
     ADD_FAILURE() << f;
@@ -1230,25 +1243,10 @@ TEST(Differential, BackpropFilterWinograd) {
   }
   Jit jit;
   auto failures = runParallel(count, [&](unsigned i) -> std::string {
-    std::vector<uint8_t> first;
-    for (unsigned threads : {1u, 2u, 3u}) {
-      CompileOptions options;
-      options.winograd = "on";
-      options.numThreads = threads;
-      options.minParallelFlops = 0; // small shapes: still threaded
-      std::vector<uint8_t> got;
-      std::string label = "Winograd, " + std::to_string(threads) + " thread(s)";
-      std::string failure =
-          checkBackpropFilter(jit, i, cases[i], options, label, &got);
-      if (!failure.empty())
-        return failure;
-      if (first.empty())
-        first = std::move(got);
-      else if (got != first)
-        return "config #" + std::to_string(i) + " (" + label +
-               "): not bit-identical to 1 thread: " + describe(cases[i].spec);
-    }
-    return "";
+    CompileOptions options;
+    options.winograd = "on";
+    return checkBackpropFilterAcrossThreads(jit, i, cases[i], options,
+                                            {1u, 2u, 3u}, "Winograd");
   });
   for (const std::string &f : failures)
     ADD_FAILURE() << f;

@@ -843,18 +843,22 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         singleContraction && ciBlock == ranges[ci] && coBlock == ranges[co] &&
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
          ciBlock * coBlock * accBytes > l1);
-    // With AVX-512, a whole dW as large as a channel block (a quarter of
-    // the L2, the most a dW has without channel blocks: a thread's 256 x
+    // With AVX-512, a whole dW of at least an eighth of the L2 (up to a
+    // quarter, the most a dW has without channel blocks: a thread's 256 x
     // 256 half of a 1x1 256 -> 512 layer) takes blocks of a quarter of the
-    // L2, as a channel block of that size does below: with an eighth
-    // (2 rows of 28) ResNet's 1x1 s2 56x56x256 -> 512 ran at 54-57 % of the
-    // peak with 2 threads in a slow period of the host, 61-75 % with a
-    // quarter (4 rows; conv-bench, 3 alternating runs); in a quiet period
-    // +2 % (conv-run, 12 alternating process pairs, 0.98-1.12). (Its
-    // 1-thread kernel, channel-blocked, already had these blocks.)
+    // L2, as a channel block does below: with an eighth (2 rows of 28 on a
+    // 1 MiB L2) ResNet's 1x1 s2 56x56x256 -> 512 ran at 54-57 % of the
+    // peak with 2 threads in a slow period of the Zen 4 host, 61-75 % with
+    // a quarter (4 rows; conv-bench, 3 alternating runs); in a quiet period
+    // +2 % (conv-run, 12 alternating process pairs, 0.98-1.12). On the
+    // Emerald Rapids host (2 MiB L2) the same 256 KiB halves are an eighth
+    // of the L2: a quarter's 7 rows against an eighth's 4, conv-run
+    // --compare (20 call pairs) +11 % with 2 threads; the other 1x1 layers
+    // (dW under an eighth, or channel-blocked) are unchanged. (Its
+    // 1-thread kernel, channel-blocked on Zen 4, already had these blocks.)
     if (singleL2Blocks)
       blockBudget = std::max(blockBudget,
-                             avx512 && ciBlock * coBlock * accBytes >= l2 / 4
+                             avx512 && ciBlock * coBlock * accBytes >= l2 / 8
                                  ? l2 / 4
                                  : l2 / 8);
     // Several taps with channel-blocked dW tiles (512 x 512 channels): a

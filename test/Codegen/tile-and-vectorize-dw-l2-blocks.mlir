@@ -1,6 +1,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS2M
 
 // Reduction blocks of a filter gradient with wide rows (64 + 256 channels:
 // 1280 bytes per position), L1 32 KiB, L2 512 KiB.
@@ -229,6 +230,12 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
 // halves (256 KiB, a quarter of the L2): like a channel block of that
 // size, each half takes reduction blocks sized for a quarter of the L2 (4
 // of the 28-position rows, 2 KiB a position), not an eighth (2 rows).
+// With a 2 MiB L2 the halves are an eighth of it and take a quarter's
+// blocks too: 7 rows (9 fit; 7 divides the 28), not an eighth's 4.
+// THREADS2M-LABEL: func.func @dw_1x1_thread_halves
+// THREADS2M:         scf.forall (%{{.*}}) in (2)
+// THREADS2M:           scf.for %{{.*}} = %c0 to %c28 step %c7 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
+// THREADS2M-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
 // THREADS-LABEL: func.func @dw_1x1_thread_halves
 // THREADS:         scf.forall (%{{.*}}) in (2)
 // THREADS:           scf.for %{{.*}} = %c0 to %c28 step %c4 iter_args(%{{.*}}) -> (tensor<256x256xf32>)

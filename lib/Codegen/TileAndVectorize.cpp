@@ -632,10 +632,12 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // override: 8 + 8 + 4); nor for a contraction that streams
     // out_backprop once (conv.dw_stream, every tap fused), whose tiles have
     // rules of their own above.
-    if (twoZmmFMAUnits && !registerTileRows && !pairs && !grouped &&
+    bool narrowTwoZmmTiles =
+        twoZmmFMAUnits && !pairs && !grouped &&
         !op->hasAttr(kDwStreamAttrName) && accType.isF32() &&
         t.cols == 2 * lanes(accType) && ranges[co] <= t.cols &&
-        !findRowPack(op.getDpsInputs()[0]))
+        !findRowPack(op.getDpsInputs()[0]);
+    if (narrowTwoZmmTiles && !registerTileRows)
       t.rows = std::max(t.rows, kMaxRegisterTileRows);
     if (grouped)
       outer[0] = 1;
@@ -996,8 +998,32 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // remainder: two copies of the nest.)
       if (!singleContraction && !channelBlocked && !grouped && !rowPack &&
           !op->hasAttr(kDwStreamAttrName) &&
-          ranges[last - 1] * ranges[last] * rowBytes <= l2 / 2)
+          ranges[last - 1] * ranges[last] * rowBytes <= l2 / 2) {
         rows = ranges[last - 1];
+        // With the narrow (at most 2-vector) tiles of a core with two
+        // 512-bit FMA units, whose register tiles each run 2 FMAs a
+        // cycle: blocks of the most rows (a divisor of them) whose
+        // out_backprop rows take half the L1, so that the block's ci
+        // tiles re-read them from the L1 instead of the L2 (a tile's 14
+        // loads a position, half of them new lines, ran into the L2's
+        // bandwidth). conv-run --compare (10-12 call pairs, Emerald
+        // Rapids, 1 / 2 threads): GoogLeNet's 5x5 28x28x192 -> 32, 4 rows
+        // instead of 28, +7 / +10 % (7 rows +6 / +3 %, 14 rows +3 %);
+        // DeepSpeech's 5x10 32 -> 32 (166-position rows), 1 row instead of
+        // 2, -1 / +5 %; 3-D U-Net's 32 -> 32 (130-position rows), 1 row
+        // instead of 13, +2 / +6 %. (Wider tiles did not gain: ResNet's
+        // 3x3 64 -> 64 and s2 128 -> 128 -1 to -4 % with 4 rows.) A tap's
+        // cut row range then takes a block loop and a peeled remainder
+        // (the GoogLeNet layer's first compile 69 -> 97 ms).
+        if (narrowTwoZmmTiles) {
+          int64_t dyRowBytes =
+              std::max<int64_t>(1, ranges[last] * coBlock * elemBytes);
+          int64_t fit = std::max<int64_t>(1, l1 / 2 / dyRowBytes);
+          rows = std::min(rows, fit);
+          while (ranges[last - 1] % rows != 0)
+            --rows;
+        }
+      }
       // All the rows: no block loop (for a range cut to the tap's rows, a
       // dynamic one, a block loop would be peeled into two copies).
       outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;

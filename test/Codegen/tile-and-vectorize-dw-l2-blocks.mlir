@@ -2,6 +2,8 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS2M
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZMM1
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 two-zmm-fma-units" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZMM2
 
 // Reduction blocks of a filter gradient with wide rows (64 + 256 channels:
 // 1280 bytes per position), L1 32 KiB, L2 512 KiB.
@@ -246,4 +248,32 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
 func.func @dw_1x1_thread_halves(%x: tensor<1x56x56x256xf32>, %dy: tensor<1x28x28x512xf32>) -> tensor<1x1x256x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x56x56x256xf32>, tensor<1x28x28x512xf32> -> tensor<1x1x256x512xf32>
   return %dw : tensor<1x1x256x512xf32>
+}
+
+// -----
+
+// A multi-tap filter gradient with narrow (2-vector) whole-dW tiles, 48 KiB
+// L1, 2 MiB L2: every row of a tap is one reduction block (first run: the 28
+// rows fit half the L2), except on a core with two 512-bit FMA units
+// (second run), whose 12-row tiles take blocks of the rows whose out_backprop
+// rows fit half the L1 (28 x 32 channels: 3.5 KiB a row, 6 fit, 4 divide
+// the 28), a block loop and a peeled remainder in each tap's cut row range.
+// ZMM1-LABEL: func.func @dw_narrow_two_zmm
+// ZMM1:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
+// ZMM1:           scf.for %{{.*}} = %c0 to %c192 step %c8
+// ZMM1-NEXT:        scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// ZMM1-NEXT:          scf.for %{{.*}} = %c0 to %c28 step %c4
+// ZMM1:                 vector.contract {{.*}} : vector<4x8xf32>, vector<4x32xf32> into vector<8x32xf32>
+// ZMM2-LABEL: func.func @dw_narrow_two_zmm
+// ZMM2:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
+// ZMM2:           scf.for %{{.*}} = %c0 to %[[MAIN:.*]] step %c4
+// ZMM2-NEXT:        scf.for %{{.*}} = %c0 to %c192 step %c12
+// ZMM2-NEXT:          scf.for %{{.*}} = %c0 to %c4 step %c1
+// ZMM2-NEXT:            scf.for %{{.*}} = %c0 to %c28 step %c4
+// ZMM2:                   vector.contract {{.*}} : vector<4x12xf32>, vector<4x32xf32> into vector<12x32xf32>
+// ZMM2:           scf.for %{{.*}} = %[[MAIN]] to %{{.*}} step %c4
+// ZMM2:             scf.for %{{.*}} = %c0 to %c192 step %c12
+func.func @dw_narrow_two_zmm(%x: tensor<1x28x28x192xf32>, %dy: tensor<1x28x28x32xf32>) -> tensor<5x5x192x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [2, 2, 2, 2] strides = [1, 1] dilations = [1, 1] : tensor<1x28x28x192xf32>, tensor<1x28x28x32xf32> -> tensor<5x5x192x32xf32>
+  return %dw : tensor<5x5x192x32xf32>
 }

@@ -160,8 +160,10 @@ def ConvCPUTileAndVectorizePass
            "Tune for a core with two 512-bit FMA units (the Intel Xeons; "
            "the CPU pipeline sets it from the host): the whole-dW register "
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
-           "(the hardware prefetchers do better), and filter-gradient tiles "
-           "of 2 vectors a row take up to 12 rows instead of 8">,
+           "(the hardware prefetchers do better), filter-gradient tiles "
+           "of 2 vectors a row take up to 12 rows instead of 8, and the "
+           "whole-dW tiles of such multi-tap filter gradients take reduction "
+           "blocks of the rows whose out_backprop rows fit half the L1">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

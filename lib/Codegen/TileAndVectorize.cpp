@@ -1006,12 +1006,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         // out_backprop rows take half the L1, so that the block's ci
         // tiles re-read them from the L1 instead of the L2 (a tile's 14
         // loads a position, half of them new lines, ran into the L2's
-        // bandwidth). conv-run --compare (10-12 call pairs, Emerald
+        // bandwidth). conv-run --compare (10-16 call pairs, Emerald
         // Rapids, 1 / 2 threads): GoogLeNet's 5x5 28x28x192 -> 32, 4 rows
-        // instead of 28, +7 / +10 % (7 rows +6 / +3 %, 14 rows +3 %);
-        // DeepSpeech's 5x10 32 -> 32 (166-position rows), 1 row instead of
-        // 2, -1 / +5 %; 3-D U-Net's 32 -> 32 (130-position rows), 1 row
-        // instead of 13, +2 / +6 %. (Wider tiles did not gain: ResNet's
+        // instead of 28, +7 / +10 % and +6 / +4 % on a repeat (7 rows +6 /
+        // +3 %, 14 rows +3 %); DeepSpeech's 5x10 32 -> 32 (166-position
+        // rows), 1 row instead of 2, -1 / +6 %; 3-D U-Net's 32 -> 32
+        // (130-position rows), 1 row instead of 13, +2 / +5 %. (Wider
+        // tiles did not gain: ResNet's
         // 3x3 64 -> 64 and s2 128 -> 128 -1 to -4 % with 4 rows.) A tap's
         // cut row range then takes a block loop and a peeled remainder
         // (the GoogLeNet layer's first compile 69 -> 97 ms).

@@ -1012,10 +1012,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         // +3 %, 14 rows +3 %); DeepSpeech's 5x10 32 -> 32 (166-position
         // rows), 1 row instead of 2, -1 / +6 %; 3-D U-Net's 32 -> 32
         // (130-position rows), 1 row instead of 13, +2 / +5 %. (Wider
-        // tiles did not gain: ResNet's
-        // 3x3 64 -> 64 and s2 128 -> 128 -1 to -4 % with 4 rows.) A tap's
-        // cut row range then takes a block loop and a peeled remainder
-        // (the GoogLeNet layer's first compile 69 -> 97 ms).
+        // tiles did not gain: ResNet's 3x3 64 -> 64 and s2 128 -> 128 -1
+        // to -4 % with 4 rows.) A tap's cut row range then takes a block
+        // loop and a peeled remainder (the GoogLeNet layer's first compile
+        // 69 -> 97 ms).
         if (narrowTwoZmmTiles) {
           int64_t dyRowBytes =
               std::max<int64_t>(1, ranges[last] * coBlock * elemBytes);

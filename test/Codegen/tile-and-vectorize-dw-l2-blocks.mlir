@@ -253,11 +253,12 @@ func.func @dw_1x1_thread_halves(%x: tensor<1x56x56x256xf32>, %dy: tensor<1x28x28
 // -----
 
 // A multi-tap filter gradient with narrow (2-vector) whole-dW tiles, 48 KiB
-// L1, 2 MiB L2: every row of a tap is one reduction block (first run: the 28
-// rows fit half the L2), except on a core with two 512-bit FMA units
-// (second run), whose 12-row tiles take blocks of the rows whose out_backprop
-// rows fit half the L1 (28 x 32 channels: 3.5 KiB a row, 6 fit, 4 divide
-// the 28), a block loop and a peeled remainder in each tap's cut row range.
+// L1, 2 MiB L2: every row of a tap is one reduction block (ZMM1 lines: the
+// 28 rows fit half the L2), except on a core with two 512-bit FMA units
+// (ZMM2 lines), whose 12-row tiles take blocks of the rows whose
+// out_backprop rows fit half the L1 (28 x 32 channels: 3.5 KiB a row, 6
+// fit, 4 divide the 28), a block loop and a peeled remainder in each tap's
+// cut row range.
 // ZMM1-LABEL: func.func @dw_narrow_two_zmm
 // ZMM1:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
 // ZMM1:           scf.for %{{.*}} = %c0 to %c192 step %c8

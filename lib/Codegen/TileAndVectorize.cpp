@@ -52,7 +52,8 @@ namespace mlir::conv {
 using namespace mlir;
 using namespace mlir::conv;
 
-HostVectorInfo HostVectorInfo::detect() {
+/// The host's vector and cache facts, read from the CPU and sysfs.
+static HostVectorInfo readHostVectorInfo() {
   HostVectorInfo info;
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   auto has = [&](llvm::StringRef f) {
@@ -97,6 +98,13 @@ HostVectorInfo HostVectorInfo::detect() {
     else if (level == 3 && type != "Instruction")
       info.l3Bytes = bytes;
   }
+  return info;
+}
+
+HostVectorInfo HostVectorInfo::detect() {
+  // Read once per process: every compile's pipeline builders and passes
+  // ask (four to five times a kernel), and the host does not change.
+  static const HostVectorInfo info = readHostVectorInfo();
   return info;
 }
 

@@ -53,6 +53,7 @@ struct HostVectorInfo {
   /// has such units too, is not measured and keeps the Zen 4 defaults;
   /// Intel client cores with a single 512-bit FMA unit are not told apart.
   bool twoZmmFMAUnits = false;
+  /// The host's facts (read on the first call, then cached).
   static HostVectorInfo detect();
 };
 

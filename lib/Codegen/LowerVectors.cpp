@@ -8,6 +8,7 @@
 
 #include "conv/Codegen/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -386,8 +387,23 @@ bool isGroupedTile(Type type, unsigned bits) {
   return cols < lanes && groups * cols % lanes == 0;
 }
 
-/// A grouped tile `vector<A x B x C>` as rows: `vector<A x (B*C)>`.
+/// Whether `type` is one row `vector<G x C>` of a grouped register tile
+/// (see isGroupedTile): a one-step tile's operand row.
+bool isGroupedRow(Type type, unsigned bits) {
+  int64_t lanes = nativeLanes(type, bits);
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (lanes < 1 || vectorType.getRank() != 2)
+    return false;
+  int64_t groups = vectorType.getShape()[0], cols = vectorType.getShape()[1];
+  return cols < lanes && groups * cols % lanes == 0;
+}
+
+/// A grouped tile `vector<A x B x C>` as rows: `vector<A x (B*C)>`; a
+/// grouped row `vector<B x C>` as `vector<B*C>`.
 VectorType groupedTileRows(VectorType type) {
+  if (type.getRank() == 2)
+    return VectorType::get({type.getShape()[0] * type.getShape()[1]},
+                           type.getElementType());
   return VectorType::get(
       {type.getShape()[0], type.getShape()[1] * type.getShape()[2]},
       type.getElementType());
@@ -454,16 +470,18 @@ collapseGroupedTransfer(PatternRewriter &rewriter,
                         VectorTransferOpInterface op, unsigned bits) {
   VectorType type = op.getVectorType();
   auto memrefType = dyn_cast<MemRefType>(op.getBase().getType());
-  if (!isGroupedTile(type, bits) || op.getMask() || !memrefType ||
+  if (!(isGroupedTile(type, bits) || isGroupedRow(type, bits)) ||
+      op.getMask() || !memrefType ||
       llvm::any_of(op.getInBoundsValues(), [](bool b) { return !b; }) ||
       memrefType.getRank() < 2 || !op.getPermutationMap().isMinorIdentity())
     return std::nullopt;
   int64_t rank = memrefType.getRank();
   ArrayRef<int64_t> shape = memrefType.getShape();
   ValueRange indices = op.getIndices();
-  int64_t cols = type.getShape()[2];
+  int64_t vrank = type.getRank();
+  int64_t cols = type.getShape()[vrank - 1];
   if (ShapedType::isDynamic(shape[rank - 2]) ||
-      shape[rank - 2] < type.getShape()[1] || shape[rank - 1] != cols ||
+      shape[rank - 2] < type.getShape()[vrank - 2] || shape[rank - 1] != cols ||
       !isZeroInteger(indices[rank - 1]))
     return std::nullopt;
   SmallVector<ReassociationIndices> groups = lastTwoDimsCollapsed(rank);
@@ -499,10 +517,10 @@ struct CollapseGroupedTileRead
         collapseGroupedTransfer(rewriter, op, bits);
     if (!collapsed)
       return failure();
+    VectorType rows = groupedTileRows(op.getVectorType());
     Value read = vector::TransferReadOp::create(
-        rewriter, op.getLoc(), groupedTileRows(op.getVectorType()),
-        collapsed->memref, collapsed->indices, op.getPadding(),
-        ArrayRef<bool>{true, true});
+        rewriter, op.getLoc(), rows, collapsed->memref, collapsed->indices,
+        op.getPadding(), SmallVector<bool>(rows.getRank(), true));
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getVectorType(),
                                                      read);
     return success();
@@ -525,7 +543,7 @@ struct CollapseGroupedTileWrite
         op.getVector());
     rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
         op, rows, collapsed->memref, collapsed->indices,
-        ArrayRef<bool>{true, true});
+        SmallVector<bool>(cast<VectorType>(rows.getType()).getRank(), true));
     return success();
   }
   unsigned bits;
@@ -1096,6 +1114,88 @@ bool hasOddBF16Vectors(Operation *func) {
   return found;
 }
 
+/// Software prefetch for the loops marked conv.prefetch_ahead = D (a
+/// tap-row tile's loop over window positions, one a step): for every
+/// vector.transfer_read in the body whose indices use the induction
+/// variable (itself or plus a constant), a memref.prefetch of the same
+/// indices D iterations ahead (a prefetch past the end of the memref does
+/// not fault).
+void insertAheadPrefetches(func::FuncOp func) {
+  func.walk([&](scf::ForOp loop) {
+    auto attr = loop->getAttrOfType<IntegerAttr>(conv::kPrefetchAheadAttr);
+    if (!attr)
+      return;
+    loop->removeAttr(conv::kPrefetchAheadAttr);
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step)
+      return;
+    int64_t distance = attr.getInt() * *step;
+    Value iv = loop.getInductionVar();
+    SmallVector<vector::TransferReadOp> reads;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto read = dyn_cast<vector::TransferReadOp>(op))
+        if (isa<MemRefType>(read.getBase().getType()))
+          reads.push_back(read);
+    // The reads of one row at several offsets (out_backprop at q + k*dil
+    // for each tap) prefetch the furthest only.
+    struct Ahead {
+      vector::TransferReadOp read;
+      int64_t at, offset;
+    };
+    SmallVector<Ahead> aheads;
+    for (vector::TransferReadOp read : reads) {
+      ValueRange indices = read.getIndices();
+      int64_t at = -1, offset = 0;
+      for (auto [i, index] : llvm::enumerate(indices)) {
+        if (index == iv) {
+          at = i;
+          break;
+        }
+        auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+        if (apply && apply.getMapOperands().size() == 1 &&
+            apply.getMapOperands()[0] == iv &&
+            apply.getAffineMap().getNumResults() == 1) {
+          auto sum =
+              dyn_cast<AffineBinaryOpExpr>(apply.getAffineMap().getResult(0));
+          if (sum && sum.getKind() == AffineExprKind::Add &&
+              isa<AffineDimExpr>(sum.getLHS()))
+            if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS())) {
+              at = i;
+              offset = c.getValue();
+              break;
+            }
+        }
+      }
+      if (at < 0)
+        continue;
+      auto sameRow = [&](Ahead &a) {
+        if (a.read.getBase() != read.getBase() || a.at != at)
+          return false;
+        for (auto [i, index] : llvm::enumerate(indices))
+          if (int64_t(i) != at && a.read.getIndices()[i] != index)
+            return false;
+        return true;
+      };
+      auto it = llvm::find_if(aheads, sameRow);
+      if (it == aheads.end())
+        aheads.push_back({read, at, offset});
+      else if (offset > it->offset)
+        *it = {read, at, offset};
+    }
+    for (Ahead &a : aheads) {
+      OpBuilder b(a.read);
+      Location loc = a.read.getLoc();
+      SmallVector<Value> indices(a.read.getIndices());
+      indices[a.at] = arith::AddIOp::create(
+          b, loc, iv,
+          arith::ConstantIndexOp::create(b, loc, a.offset + distance));
+      memref::PrefetchOp::create(b, loc, a.read.getBase(), indices,
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+  });
+}
+
 /// Software prefetch for the contractions in loops marked conv.prefetch_rhs
 /// or conv.prefetch_rows (see the pass description): per line of each row r
 /// of an operand's read, a memref.prefetch at row index + R + r, R the
@@ -1229,11 +1329,14 @@ struct LowerVectors
     MLIRContext *ctx = &getContext();
     unsigned bits =
         vectorBits ? unsigned(vectorBits) : conv::HostVectorInfo::detect().vectorBits;
-    if (prefetch)
+    if (prefetch) {
       insertRowPrefetches(getOperation());
+      insertAheadPrefetches(getOperation());
+    }
     getOperation().walk([](scf::ForOp loop) {
       loop->removeAttr(conv::kPrefetchRhsAttr);
       loop->removeAttr(conv::kPrefetchRowsAttr);
+      loop->removeAttr(conv::kPrefetchAheadAttr);
     });
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(ctx);
@@ -1265,7 +1368,8 @@ struct LowerVectors
                      vector::BroadcastOp>(user);
         };
         if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
-          if (isGroupedTile(read.getVectorType(), bits) &&
+          if ((isGroupedTile(read.getVectorType(), bits) ||
+               isGroupedRow(read.getVectorType(), bits)) &&
               llvm::all_of(read->getUsers(), feedsGroupedTile))
             transfers.push_back(op);
         } else if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {

@@ -112,6 +112,12 @@ void mlir::conv::buildConvToLinalgPipeline(
     // a position a step at full speed, and its window then needs no
     // zero-padded copy (docs/Lowering.md §2.5).
     convOptions.dwCutLongRows = host.vectorBits >= 512;
+    // Grouped layers' tap rows (docs/Lowering.md §2.8); auto: on the cores
+    // with two 512-bit FMA units, whose lane shuffles issue on the second
+    // FMA unit's port (where it was measured).
+    if (options.dwTapRows == TapRows::On ||
+        (options.dwTapRows == TapRows::Auto && host.twoZmmFMAUnits))
+      convOptions.dwTapRowLanes = host.vectorBits / 32;
     // 16-bit ops as f32 ops between conversions (bf16 transposes stay
     // bf16 for vdpbf16ps).
     convOptions.widen16BitOperands = true;

@@ -96,7 +96,8 @@ std::string CompileOptions::str() const {
          " l1-cache-bytes=" + std::to_string(l1CacheBytes) +
          " l2-cache-bytes=" + std::to_string(l2CacheBytes) +
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
-         " bf16-dot=" + bf16Dot + " prefetch=" + (prefetch ? "1" : "0") +
+         " bf16-dot=" + bf16Dot + " dw-tap-rows=" + dwTapRows +
+         " prefetch=" + (prefetch ? "1" : "0") +
          " direct-rows=" + (directRows ? "1" : "0") + " winograd=" + winograd +
          " num-threads=" + std::to_string(numThreads) +
          " min-parallel-flops=" + formatG(minParallelFlops) +
@@ -769,6 +770,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   else
     return makeError("bf16-dot must be auto, on or off, not '" +
                      options.bf16Dot + "'");
+  if (options.dwTapRows == "auto")
+    pipelineOptions.dwTapRows = conv::TapRows::Auto;
+  else if (options.dwTapRows == "on")
+    pipelineOptions.dwTapRows = conv::TapRows::On;
+  else if (options.dwTapRows == "off")
+    pipelineOptions.dwTapRows = conv::TapRows::Off;
+  else
+    return makeError("dw-tap-rows must be auto, on or off, not '" +
+                     options.dwTapRows + "'");
   pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;

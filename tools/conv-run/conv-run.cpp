@@ -120,6 +120,12 @@ cl::opt<std::string> transposePerTap(
              "output channel) columns; auto picks it for <= 4 output "
              "channels)"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> dwTapRows(
+    "dw-tap-rows",
+    cl::desc("Grouped filter gradients with lane-group register tiles "
+             "contract the taps of a stride-1 last kernel dimension "
+             "together: auto (hosts with two 512-bit FMA units), on, off"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<std::string> bf16Dot(
     "bf16-dot",
     cl::desc("bf16 transposed convolutions reduce input-channel pairs, and "
@@ -147,8 +153,8 @@ cl::opt<std::string> compare(
              "changed (comma-separated KEY=VALUE, KEY one of "
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
-             "transpose-per-tap, bf16-dot, prefetch (0 or 1), direct-rows (0 "
-             "or 1), winograd (auto, on, off), num-threads, "
+             "transpose-per-tap, bf16-dot, dw-tap-rows, prefetch (0 or 1), "
+             "direct-rows (0 or 1), winograd (auto, on, off), num-threads, "
              "compile-threads), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
@@ -262,6 +268,10 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.bf16Dot = value.str();
       continue;
     }
+    if (key == "dw-tap-rows") {
+      options.dwTapRows = value.str();
+      continue;
+    }
     if (key == "winograd") {
       options.winograd = value.str();
       continue;
@@ -325,6 +335,7 @@ int main(int argc, char **argv) {
   options.registerTileVectors = tileVectors;
   options.reductionChunk = reductionChunk;
   options.bf16Dot = bf16Dot;
+  options.dwTapRows = dwTapRows;
   options.l1CacheBytes = l1CacheBytes;
   options.l2CacheBytes = l2CacheBytes;
   options.l3CacheBytes = l3CacheBytes;

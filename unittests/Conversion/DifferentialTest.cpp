@@ -1195,6 +1195,87 @@ TEST(Differential, BackpropFilterLaneGroups) {
     ADD_FAILURE() << f;
 }
 
+/// Tap rows (dw-tap-rows=on, docs/Lowering.md §2.8): grouped channels-last
+/// f32 filter gradients with 2-4 input and 2 or 4 output channels per
+/// group whose last kernel dimension (2 or 3 taps, dilation 1 or 2) has
+/// stride 1 contract those taps together over the positions they all read,
+/// the few at the ends tap by tap. Random 2-D and 3-D configurations (every
+/// padding, leading strides 1-2, last dimensions from a few positions, where
+/// no interior is left, to 40), each compared with the reference with 1,
+/// 2 and 3 threads (3: the split-K parts inside the taps' scf.forall) and
+/// bit-identical across them. (With 8-lane vectors only
+/// the 2-output-channel groups take tap rows; the rest check the per-tap
+/// form again.)
+TEST(Differential, BackpropFilterTapRows) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261205) + 7);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 20;
+  std::vector<BackpropFilterCase> cases;
+  while (cases.size() < count) {
+    BackpropFilterSpec s;
+    int64_t n = uniform(rng, 2, 3);
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding = static_cast<FilterPadding>(rng() % 3);
+    int64_t co = rng() % 2 ? 4 : 2;
+    int64_t groups = 16 / co * uniform(rng, 1, 2);
+    int64_t last = uniform(rng, 2, 3);
+    int64_t cf = uniform(rng, 2, 16 / last < 4 ? 16 / last : 4);
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      bool isLast = d == n - 1;
+      int64_t k = isLast ? last : uniform(rng, 1, 3);
+      int64_t dil = rng() % 3 == 0 ? 2 : 1;
+      int64_t st = !isLast && rng() % 3 == 0 ? 2 : 1;
+      int64_t keff = effectiveKernelSize(k, dil);
+      spatialIn.push_back(uniform(rng, keff,
+                                  keff + (isLast   ? 36
+                                          : n == 3 ? 4
+                                                   : 8)));
+      s.filterShape.push_back(k);
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(dil);
+      if (s.attrs.padding == FilterPadding::Explicit) {
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+      }
+    }
+    s.filterShape.push_back(cf);
+    s.filterShape.push_back(groups * co);
+    s.inputShape = {uniform(rng, 1, 2)};
+    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
+    s.inputShape.push_back(groups * cf);
+    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+    if (!dy)
+      continue;
+    s.outBackpropShape = *dy;
+    cases.push_back(makeCase(s, rng));
+  }
+  // And one long enough for split-K parts (§2.3: 8256 positions, an even
+  // batch), which 3 threads put inside the taps' forall: SAME 3x3, 16
+  // groups of 4 -> 4.
+  {
+    BackpropFilterSpec s;
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding = FilterPadding::Same;
+    s.attrs.strides = {1, 1};
+    s.attrs.dilations = {1, 1};
+    s.inputShape = {2, 12, 344, 64};
+    s.filterShape = {3, 3, 4, 64};
+    s.outBackpropShape = {2, 12, 344, 64};
+    cases.push_back(makeCase(s, rng));
+  }
+  CompileOptions options;
+  options.dwTapRows = "on";
+  Jit jit;
+  auto failures = runParallel(cases.size(), [&](unsigned i) -> std::string {
+    return checkBackpropFilterAcrossThreads(jit, i, cases[i], options,
+                                            {1u, 2u, 3u}, "tap rows");
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
 /// Winograd F(3, 2) filter gradients (the pipeline option winograd,
 /// docs/Lowering.md §2.7): random 1-D to 3-D f32 layers with 3 taps and
 /// stride 1 along every dimension, dilations 1-3, every padding kind

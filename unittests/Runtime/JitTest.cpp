@@ -725,7 +725,8 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "prefetch=1 direct-rows=1 winograd=auto num-threads=0 "
+            "dw-tap-rows=auto prefetch=1 direct-rows=1 winograd=auto "
+            "num-threads=0 "
             "min-parallel-flops=4e+06 compile-threads=0");
   // Every option is part of the cache key.
   CompileOptions plain;
@@ -734,6 +735,9 @@ TEST(JitTest, BuildModuleText) {
   CompileOptions noDot;
   noDot.bf16Dot = "off";
   EXPECT_NE(noDot.str(), CompileOptions().str());
+  CompileOptions noTapRows;
+  noTapRows.dwTapRows = "off";
+  EXPECT_NE(noTapRows.str(), CompileOptions().str());
   CompileOptions noPrefetch;
   noPrefetch.prefetch = false;
   EXPECT_NE(noPrefetch.str(), CompileOptions().str());
@@ -755,6 +759,22 @@ TEST(JitTest, RejectsAnUnknownBF16DotValue) {
   ASSERT_FALSE(static_cast<bool>(kernel));
   EXPECT_NE(llvm::toString(kernel.takeError())
                 .find("bf16-dot must be auto, on or off, not 'maybe'"),
+            std::string::npos);
+}
+
+TEST(JitTest, RejectsAnUnknownDwTapRowsValue) {
+  CompileOptions options;
+  options.dwTapRows = "always";
+  BackpropFilterSpec spec;
+  spec.attrs.strides = {1};
+  spec.attrs.dilations = {1};
+  spec.inputShape = {1, 4, 2};
+  spec.filterShape = {2, 2, 2};
+  spec.outBackpropShape = {1, 3, 2};
+  auto kernel = Jit().compile(spec, options);
+  ASSERT_FALSE(static_cast<bool>(kernel));
+  EXPECT_NE(llvm::toString(kernel.takeError())
+                .find("dw-tap-rows must be auto, on or off, not 'always'"),
             std::string::npos);
 }
 

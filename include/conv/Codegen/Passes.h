@@ -82,6 +82,11 @@ constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
 /// different lines (conv-cpu-tile-and-vectorize sets it for whole-dW tiles
 /// of 1x1 and 1-D filter gradients; conv-cpu-lower-vectors' `prefetch`).
 constexpr llvm::StringLiteral kPrefetchRowsAttr = "conv.prefetch_rows";
+/// On an scf.for that steps one position at a time (a tap-row register
+/// tile's reduction loop): the distance, in iterations, at which
+/// conv-cpu-lower-vectors prefetches the rows its body reads at the
+/// induction variable (see insertAheadPrefetches).
+constexpr llvm::StringLiteral kPrefetchAheadAttr = "conv.prefetch_ahead";
 
 /// The discardable attribute that carries an scf.for's LLVM loop annotation
 /// (convert-scf-to-cf moves it to the back edge; conv-llvm-loop-annotations

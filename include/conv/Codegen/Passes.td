@@ -85,6 +85,13 @@ def ConvCPUTileAndVectorizePass
       `conv.dw_pairs` tap (bf16 pairs of output positions, loops [ci, co,
       b, o..., e]) is tiled the same way with its pair loop `e` whole and
       one pair per step.
+    * `dw_tap_row` (tap rows, loops [g, ci, co, k, b, o..., q]; see
+      convert-conv-to-linalg's `dw-tap-row-lanes`): register tiles of all
+      k x ci rows and one vector of (group, co) columns, the group blocks
+      inside the loops over b and the leading output dimensions, one
+      window position q a step with the taps innermost, their loop unrolled
+      before vectorization (the taps' products of a step read the same
+      input row); the position loop is marked `conv.prefetch_ahead = 16`.
     * `transpose_phase` (loops [b, o..., co, t..., ci]; `conv.phase_taps`
       gives the number of tap loops when it is not the number of output
       dimensions): a ci cache block
@@ -230,12 +237,19 @@ def ConvCPULowerVectorsPass
     (c / w) mod L of its L lines, c the left-hand read's first column and w
     its width, so that the tiles of consecutive left-hand column blocks
     fetch different lines (every line when the left-hand memref has fewer
-    column blocks than L).
+    column blocks than L). In a loop marked `conv.prefetch_ahead = D` (the
+    position loop of a tap-row register tile, one position a step), each
+    `vector.transfer_read` of a memref indexed by the induction variable
+    (or it plus a constant) gets a `memref.prefetch` of the same indices D
+    iterations ahead; of the reads of one row at several offsets (the
+    out_backprop rows of the taps) only the furthest.
 
     Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
     y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the
     loops carry them as rows of (g, co), their reads and writes of whole
-    trailing (g, c) dimensions move such rows (`memref.collapse_shape`),
+    trailing (g, c) dimensions, or of some of their groups (a one-position
+    step's operand row `vector<G x C>` at group offset g included), move
+    such rows (`memref.collapse_shape`),
     one-position steps (elementwise multiply-add of broadcast rows) become
     contractions, and each contraction becomes, per step and row, a lane
     shuffle broadcasting x[k, g, ci] over group g's lanes and one FMA with
@@ -255,8 +269,9 @@ def ConvCPULowerVectorsPass
            "(vdpbf16ps; needs AVX512-BF16 where the code runs)">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"true",
            "Prefetch the next rows of the right-hand operand of contractions "
-           "in loops marked conv.prefetch_rhs, and of both operands in loops "
-           "marked conv.prefetch_rows">,
+           "in loops marked conv.prefetch_rhs, of both operands in loops "
+           "marked conv.prefetch_rows, and the rows read D positions ahead "
+           "in loops marked conv.prefetch_ahead = D">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -125,6 +125,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "AVX-512 code generator reduces such a dynamic range a position "
            "a step), and read their input without a zero-padded copy when "
            "no tap then reads padding">,
+    Option<"dwTapRowLanes", "dw-tap-row-lanes", "int64_t", /*default=*/"0",
+           "Grouped channels-last f32 filter gradients with 2-4 output "
+           "channels per group, whose lane-group register tiles have this "
+           "many f32 lanes a vector (0: none), contract the taps of a "
+           "stride-1 last kernel dimension together (conv.role = "
+           "dw_tap_row): one lane shuffle of an input row serves all of "
+           "them">,
     Option<"dwThreads", "dw-threads", "int64_t", /*default=*/"1",
            "The threads a filter gradient's tap scf.forall is spread over: "
            "when the taps are not a multiple of it, each tap's output "

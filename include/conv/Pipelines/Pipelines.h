@@ -19,6 +19,10 @@ namespace mlir::conv {
 /// When bf16 transposed convolutions use `vdpbf16ps` (option bf16-dot).
 enum class BF16Dot { Auto, On, Off };
 
+/// When grouped filter gradients contract the taps of their last kernel
+/// dimension together (option dw-tap-rows; docs/Lowering.md §2.8).
+enum class TapRows { Auto, On, Off };
+
 /// Options of `conv-lower-to-llvm-cpu`.
 struct ConvCPUPipelineOptions
     : public PassPipelineOptions<ConvCPUPipelineOptions> {
@@ -88,6 +92,20 @@ struct ConvCPUPipelineOptions
           clEnumValN(BF16Dot::On, "on", "always (the JIT emulates it on "
                                         "hosts without AVX512-BF16)"),
           clEnumValN(BF16Dot::Off, "off", "never: bf16 widened to f32 FMAs"))};
+  PassOptions::Option<TapRows> dwTapRows{
+      *this, "dw-tap-rows",
+      llvm::cl::desc("Grouped channels-last f32 filter gradients with 2-4 "
+                     "output channels per group (lane-group register "
+                     "tiles) contract the taps of a stride-1 last kernel "
+                     "dimension together, one lane shuffle of an input row "
+                     "serving all of them (docs/Lowering.md §2.8)"),
+      llvm::cl::init(TapRows::Auto),
+      llvm::cl::values(
+          clEnumValN(TapRows::Auto, "auto",
+                     "on hosts with two 512-bit FMA units (the Intel "
+                     "Xeons), where it was measured"),
+          clEnumValN(TapRows::On, "on", "with the host's vector width"),
+          clEnumValN(TapRows::Off, "off", "never: one contraction per tap"))};
   PassOptions::Option<bool> prefetch{
       *this, "prefetch",
       llvm::cl::desc("With optimize: software prefetch of the next "

@@ -86,6 +86,10 @@ struct CompileOptions {
   /// (when the host runs AVX512-BF16 at its FMA rate: AMD Zen 4/5, not the
   /// Intel Xeons), "on", "off".
   std::string bf16Dot = "auto";
+  /// Grouped filter gradients with lane-group register tiles contract the
+  /// taps of a stride-1 last kernel dimension together (docs/Lowering.md
+  /// §2.8): "auto" (on hosts with two 512-bit FMA units), "on", "off".
+  std::string dwTapRows = "auto";
   /// Software prefetch of the next out_backprop rows in filter gradients
   /// that stream it once (tiny-Cin layers with every kernel tap fused), and
   /// of the next input and out_backprop rows in 1x1 and 1-D filter

@@ -33,6 +33,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <functional>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -214,7 +215,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         smallFilterBlockBytes(options.smallFilterBlockBytes),
         splitMaxBytes(options.splitMaxBytes),
         splitTapsMaxBytes(options.splitTapsMaxBytes), threads(options.threads),
-        bf16Pairs(options.bf16Pairs), cutLongRows(options.cutLongRows) {}
+        bf16Pairs(options.bf16Pairs), cutLongRows(options.cutLongRows),
+        tapRowLanes(options.tapRowLanes) {}
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -242,6 +244,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// Ungrouped layers cut long last dimensions too, and read their input
   /// without a padded copy when no tap reads padding (AVX-512).
   bool cutLongRows;
+
+  /// The f32 lanes of the lane-group tiles that tap rows are lowered for
+  /// (0: none; see lowerTapRows).
+  int64_t tapRowLanes;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -1222,7 +1228,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   bool trimPaddingRows(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g,
                        ArrayRef<Value> ivs, ArrayRef<OpFoldResult> rowStarts,
-                       Value &x, Value &dy, bool keepLast = false) const {
+                       Value &x, Value &dy, bool keepLast = false,
+                       bool lastByCaller = false) const {
     int64_t n = g.numSpatialDims;
     bool interior = true;
     // Blocks of rows: `g.outSpatial[d]` rows from output row `rowStarts[d]`
@@ -1237,6 +1244,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         interior &= !tapsReadPadding(g, d);
     }
     for (int64_t d = blocked; d < n; ++d) {
+      // (Tap rows cut their last dimension themselves: lowerTapRows.)
+      if (lastByCaller && d == n - 1)
+        continue;
       bool cut =
           tapsCutPadding(g, d) &&
           !(d == n - 1 && (keepLast || (g.outSpatial[d] > kMaxCutLastDim &&
@@ -1249,6 +1259,216 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                  g.outSpatial[d], x, dy);
     }
     return interior;
+  }
+
+  /// The window positions q = o + k*dil along the last spatial dimension
+  /// at which every tap k of the last kernel dimension reads the input,
+  /// [qLo, qHi); empty when some tap reads none.
+  static std::pair<int64_t, int64_t>
+  tapRowInterior(const convgen::BackpropFilterGeometry &g) {
+    int64_t n = g.numSpatialDims, dil = g.dilations[n - 1];
+    int64_t qLo = 0, qHi = std::numeric_limits<int64_t>::max();
+    for (int64_t k = 0; k < g.filterSpatial[n - 1]; ++k) {
+      auto [lo, hi] = g.tapInputRange(n - 1, k);
+      if (hi <= lo)
+        return {0, 0};
+      qLo = std::max(qLo, lo + k * dil);
+      qHi = std::min(qHi, hi + k * dil);
+    }
+    return {qLo, std::max(qLo, qHi)};
+  }
+
+  /// Tap rows (docs/Lowering.md §2.8): a grouped channels-last filter
+  /// gradient whose lane-group register tiles broadcast each input value
+  /// over its group's lanes with a lane shuffle contracts the K taps of its
+  /// last kernel dimension (stride 1) in one contraction per leading tap,
+  /// over the window positions q that every one of them reads the input at:
+  ///   R[k', ci, g, co] += X[b, o..., q, g, ci] * dY[b, o..., q - k*dil, g, co]
+  /// (k' = K-1-k; on the slices from q = qLo and from qLo - (K-1)*dil the
+  /// window is read at q and out_backprop at q + k'*dil, positive
+  /// coefficients, which the tiling needs) into the leading tap's dW rows
+  /// in reverse tap order, with the few positions at the ends
+  /// that only some taps read as per-tap contractions (kRoleDwTap). The code
+  /// generator then runs the K taps inside one reduction step, and LLVM
+  /// shares each input row's shuffles between them (one shuffle per K FMAs
+  /// instead of one per FMA). Returns null where it does not apply.
+  Value lowerTapRows(PatternRewriter &rewriter, Location loc,
+                     const convgen::BackpropFilterGeometry &g, Value window,
+                     Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
+                     int64_t splitCount, bool pairs) const {
+    // At most this many accumulator rows (taps x input channels of a group)
+    // in a register tile, one vector each (half the 32 registers).
+    constexpr int64_t kMaxAccumulatorRows = 16;
+    // The fewest positions along the last dimension that all taps read.
+    constexpr int64_t kMinInterior = 4;
+    int64_t n = g.numSpatialDims;
+    auto dwType = cast<RankedTensorType>(dw.getType());
+    if (tapRowLanes <= 0 || pairs || g.groups <= 1 ||
+        g.layout != Layout::ChannelsLast || n < 2 ||
+        !dwType.getElementType().isF32())
+      return nullptr;
+    int64_t taps = g.filterSpatial[n - 1], dil = g.dilations[n - 1];
+    int64_t cf = g.filterInChannels, groups = g.groups;
+    int64_t coPer = g.outChannels / groups;
+    // The lane-group tiles' shapes (conv-cpu-tile-and-vectorize): 2-4 output
+    // channels per group, a quarter of a vector at most, whole vectors of
+    // groups.
+    if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
+        4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
+        g.outChannels % tapRowLanes != 0 || cf < 2 ||
+        taps * cf > kMaxAccumulatorRows)
+      return nullptr;
+    // The taps' forall would be split further (threads over the parts of a
+    // tap's channels): not for tap rows.
+    Operation *at = rewriter.getInsertionBlock()->getParentOp();
+    bool nested =
+        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    if (!nested && splitCount == 1 && (rowParts(g) > 1 || columnParts(g) > 1))
+      return nullptr;
+    auto [qLo, qHi] = tapRowInterior(g);
+    if (qHi - qLo < kMinInterior)
+      return nullptr;
+    Type accType = dwType.getElementType();
+    int64_t rank = n + 2, cdim = channelDim(g.layout, n);
+    int64_t lastDim = spatialDim(g.layout, n - 1);
+
+    // One iteration per leading tap (with split-K parts, §2.3: per part
+    // and leading tap, the parts first).
+    SmallVector<OpFoldResult> leadCounts;
+    if (splitCount > 1)
+      leadCounts.push_back(rewriter.getIndexAttr(splitCount));
+    for (int64_t d = 0; d + 1 < n; ++d)
+      leadCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+    auto forall = scf::ForallOp::create(rewriter, loc, leadCounts,
+                                        ValueRange{dw}, std::nullopt);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    SmallVector<Value> ivs(forall.getInductionVars());
+    Value iter = forall.getRegionIterArgs()[0];
+    Value splitIv;
+    if (splitCount > 1) {
+      splitIv = ivs.front();
+      ivs.erase(ivs.begin());
+      window = partSlice(rewriter, loc, window, splitIv);
+      dy = partSlice(rewriter, loc, dy, splitIv);
+    }
+    Value x = tapWindow(rewriter, loc, g, window, ivs);
+    if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
+                         /*keepLast=*/false, /*lastByCaller=*/true))
+      flagReadsPadding(rewriter, window);
+
+    // The leading tap's [K, Cf, Cout] rows of dW.
+    SmallVector<OpFoldResult> wOffsets(ivs.begin(), ivs.end()),
+        wSizes(n - 1, rewriter.getIndexAttr(1)),
+        wStrides(rank, rewriter.getIndexAttr(1));
+    wOffsets.append(3, rewriter.getIndexAttr(0));
+    wSizes.append({rewriter.getIndexAttr(taps), rewriter.getIndexAttr(cf),
+                   rewriter.getIndexAttr(g.outChannels)});
+    if (splitIv) {
+      wOffsets.insert(wOffsets.begin(), splitIv);
+      wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
+      wStrides.push_back(rewriter.getIndexAttr(1));
+    }
+    auto rowsType = RankedTensorType::get({taps, cf, g.outChannels}, accType);
+    Value rows = tensor::ExtractSliceOp::create(rewriter, loc, rowsType, iter,
+                                                wOffsets, wSizes, wStrides);
+    auto one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
+    auto tapType = RankedTensorType::get({cf, g.outChannels}, accType);
+    SmallVector<OpFoldResult> tapSizes{one, rewriter.getIndexAttr(cf),
+                                       rewriter.getIndexAttr(g.outChannels)},
+        tapStrides(3, one);
+    auto tapOffsets = [&](int64_t k) {
+      return SmallVector<OpFoldResult>{rewriter.getIndexAttr(k), zero, zero};
+    };
+    auto extractTap = [&](Value from, int64_t k) -> Value {
+      return tensor::ExtractSliceOp::create(
+          rewriter, loc, tapType, from, tapOffsets(k), tapSizes, tapStrides);
+    };
+    auto insertTap = [&](Value tap, Value into, int64_t k) -> Value {
+      return tensor::InsertSliceOp::create(rewriter, loc, tap, into,
+                                           tapOffsets(k), tapSizes, tapStrides);
+    };
+
+    // The interior: the taps in reverse order.
+    Value reversed =
+        tensor::EmptyOp::create(rewriter, loc, rowsType.getShape(), accType);
+    for (int64_t k = 0; k < taps; ++k)
+      reversed = insertTap(extractTap(rows, k), reversed, taps - 1 - k);
+    int64_t span = (taps - 1) * dil;
+    Value xi = extractDimSlice(rewriter, loc, x, lastDim,
+                               rewriter.getIndexAttr(qLo), qHi - qLo)
+                   .value;
+    Value yi =
+        extractDimSlice(rewriter, loc, dy, lastDim,
+                        rewriter.getIndexAttr(qLo - span), qHi - qLo + span)
+            .value;
+    xi = expandDim(rewriter, loc, xi, cdim, groups, cf);
+    yi = expandDim(rewriter, loc, yi, cdim, groups, coPer);
+    Value acc = expandDim(rewriter, loc, reversed, 2, groups, coPer);
+    // Loops [g, ci, co, k', b, o_0..o_{n-2}, q].
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t numLoops = 4 + 1 + n;
+    AffineExpr gE = getAffineDimExpr(0, ctx), ciE = getAffineDimExpr(1, ctx),
+               coE = getAffineDimExpr(2, ctx), kE = getAffineDimExpr(3, ctx),
+               bE = getAffineDimExpr(4, ctx),
+               qE = getAffineDimExpr(numLoops - 1, ctx);
+    SmallVector<AffineExpr> xE{bE}, yE{bE};
+    for (int64_t d = 0; d + 1 < n; ++d) {
+      xE.push_back(getAffineDimExpr(5 + d, ctx));
+      yE.push_back(getAffineDimExpr(5 + d, ctx));
+    }
+    xE.append({qE, gE, ciE});
+    yE.append({qE + kE * dil, gE, coE});
+    auto contraction =
+        createMulAdd(rewriter, loc, xi, yi, acc, xE, yE, {kE, ciE, gE, coE},
+                     numLoops, /*numParallel=*/4, kRoleDwTapRow);
+    Value result = collapseDims(rewriter, loc, contraction.getResult(0), 2);
+    for (int64_t k = 0; k < taps; ++k)
+      rows = insertTap(extractTap(result, taps - 1 - k), rows, k);
+
+    // The ends: each tap's output positions that read the input outside
+    // the interior, [lo_k, qLo - k*dil) and [qHi - k*dil, hi_k).
+    int64_t numTapLoops = 1 + 2 + 1 + n;
+    SmallVector<AffineExpr> eX{getAffineDimExpr(3, ctx)},
+        eY{getAffineDimExpr(3, ctx)};
+    for (int64_t d = 0; d < n; ++d) {
+      eX.push_back(getAffineDimExpr(4 + d, ctx));
+      eY.push_back(getAffineDimExpr(4 + d, ctx));
+    }
+    eX.append({getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)});
+    eY.append({getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx)});
+    SmallVector<AffineExpr> eOut{getAffineDimExpr(1, ctx),
+                                 getAffineDimExpr(0, ctx),
+                                 getAffineDimExpr(2, ctx)};
+    for (int64_t k = 0; k < taps; ++k) {
+      auto [lo, hi] = g.tapInputRange(n - 1, k);
+      for (auto [from, to] : {std::pair<int64_t, int64_t>{lo, qLo - k * dil},
+                              std::pair<int64_t, int64_t>{qHi - k * dil, hi}}) {
+        if (to <= from)
+          continue;
+        Value xe =
+            extractDimSlice(rewriter, loc, x, lastDim,
+                            rewriter.getIndexAttr(from + k * dil), to - from)
+                .value;
+        Value ye = extractDimSlice(rewriter, loc, dy, lastDim,
+                                   rewriter.getIndexAttr(from), to - from)
+                       .value;
+        xe = expandDim(rewriter, loc, xe, cdim, groups, cf);
+        ye = expandDim(rewriter, loc, ye, cdim, groups, coPer);
+        Value tap =
+            expandDim(rewriter, loc, extractTap(rows, k), 1, groups, coPer);
+        auto end = createMulAdd(rewriter, loc, xe, ye, tap, eX, eY, eOut,
+                                numTapLoops, /*numParallel=*/3, kRoleDwTap);
+        end->setAttr(kDwContractionsAttrName,
+                     rewriter.getI64IntegerAttr(numTaps(g)));
+        rows = insertTap(collapseDims(rewriter, loc, end.getResult(0), 1), rows,
+                         k);
+      }
+    }
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, rows, iter, wOffsets,
+                                          wSizes, wStrides);
+    rewriter.setInsertionPointAfter(forall);
+    return forall.getResult(0);
   }
 
   /// One contraction per tap (an scf.forall over the taps), accumulated
@@ -1308,6 +1528,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       };
       dy = createPairPack(rewriter, loc, evenOdd(0), evenOdd(1));
     }
+
+    if (Value rows = lowerTapRows(rewriter, loc, g, window, dy, dw, rowStarts,
+                                  splitCount, pairs))
+      return rows;
 
     // The taps are independent: one scf.forall over them, each writing its
     // own [Cf, Cout] slice of dW (with column parts: its own [Cf, Cout /

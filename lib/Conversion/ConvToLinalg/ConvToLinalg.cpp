@@ -67,6 +67,7 @@ struct ConvertConvToLinalgPass
     dwOptions.threads = dwThreads;
     dwOptions.bf16Pairs = bf16Dot;
     dwOptions.cutLongRows = dwCutLongRows;
+    dwOptions.tapRowLanes = dwTapRowLanes;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     TransposeLoweringOptions transposeOptions;
     transposeOptions.lowering = zeroInsertionTranspose

@@ -26,6 +26,20 @@
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 14 --l3-cache-bytes=160000 --num-threads=1 --output %t.rows1.npy
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 14 --l3-cache-bytes=160000 --num-threads=2 --min-parallel-flops=0 --output %t.rows2.npy
 // RUN: cmp %t.rows1.npy %t.rows2.npy
+// Tap rows (docs/Lowering.md §2.8; the default on hosts with two 512-bit
+// FMA units) on and off whatever the host: the 3 taps along the last
+// dimension in one contraction over the 10 window positions all of them
+// read, the 4 positions at the ends tap by tap; with 1, 2 and 3 threads
+// (3: the split-K parts inside the taps' forall) and row blocks,
+// bit-identical.
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 15 --dw-tap-rows=on | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 16 --dw-tap-rows=off | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --check --seed 17 --dw-tap-rows=on --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 18 --dw-tap-rows=on --l3-cache-bytes=160000 --num-threads=1 --output %t.taprows1.npy
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 18 --dw-tap-rows=on --l3-cache-bytes=160000 --num-threads=2 --min-parallel-flops=0 --output %t.taprows2.npy
+// RUN: cmp %t.taprows1.npy %t.taprows2.npy
+// RUN: conv-run %s --entry ndhwc_4x4 --seed 18 --dw-tap-rows=on --l3-cache-bytes=160000 --num-threads=3 --min-parallel-flops=0 --output %t.taprows3.npy
+// RUN: cmp %t.taprows1.npy %t.taprows3.npy
 // 3 groups of 2 -> 2 channels in blocks of one row, cut to 0 or 1 rows:
 // the accumulators of the cut rows' loop are hoisted before those of the
 // loops around it.

@@ -28,6 +28,13 @@ constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
 /// it is a single contraction over the whole reduction (1x1 filters, all
 /// taps fused).
 constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
+/// The taps of a grouped filter gradient's last kernel dimension in one
+/// contraction (tap rows, docs/Lowering.md §2.8): loops
+/// [g, ci, co, k, b, o_0..o_{n-2}, q], reduction over b, the leading output
+/// positions and q, the window positions along the last spatial dimension;
+/// the window is read at q, out_backprop at q + k*dil, and the result's tap
+/// dimension k runs over the taps in reverse order (tap K-1-k).
+constexpr llvm::StringLiteral kRoleDwTapRow = "dw_tap_row";
 /// On a dw_tap contraction of the tiny-Cin lowering with every kernel
 /// dimension fused into its rows (no leading taps): the whole filter
 /// gradient is this one contraction, which reads each out_backprop position
@@ -166,6 +173,12 @@ struct BackpropFilterLoweringOptions {
   /// §2.5). For the AVX-512 code generator, whose register tiles reduce
   /// such a dynamic range one position a step.
   bool cutLongRows = false;
+  /// Grouped channels-last f32 filter gradients whose lane-group register
+  /// tiles (conv-cpu-tile-and-vectorize) have this many f32 lanes a vector
+  /// (0: none) contract the taps of their last kernel dimension together
+  /// (kRoleDwTapRow) where it has stride 1 (docs/Lowering.md §2.8), so that
+  /// each lane shuffle of an input row serves every one of those taps.
+  int64_t tapRowLanes = 0;
 };
 
 /// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).

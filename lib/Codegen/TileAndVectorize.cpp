@@ -125,6 +125,14 @@ constexpr llvm::StringLiteral kUnrollDimsAttr = "conv.llvm_unroll_dims";
 /// Marks tiles (then their register-tile loops) whose accumulator rows run
 /// along the batch: see runOnOperation.
 constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
+/// The most accumulators (vectors) of a tap-row register tile: as many
+/// vectors of groups as keep K x Cf rows of them within it. conv-run
+/// --compare against one vector (16 call pairs, 1 thread, Emerald Rapids):
+/// 32 groups of 2 -> 2 (6 rows) with 4 vectors +31 % (2: +24 %), 32 groups
+/// of 4 -> 4 in 2-D (12 rows) with 2 +8 %, ResNeXt's 3-D layer with 2
+/// +2 / -1 % (1 / 2 threads).
+constexpr int64_t kMaxTapRowAccumulators = 24;
+
 /// How many positions ahead a tap-row tile's loop prefetches its rows.
 /// conv-run --compare (10 call pairs, 1 thread, Emerald Rapids, ResNeXt's
 /// 3-D layer; group blocks outermost then): against no prefetch 4 +6 %,
@@ -1160,19 +1168,24 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   } else if (role.getValue() == kRoleDwTapRow) {
     // Tap rows (docs/Lowering.md §2.8): loops [g, ci, co, k, b,
     // o_0..o_{n-2}, q]. A register tile holds every tap and input channel
-    // of `lanes / co` groups (one vector: ResNeXt's 4 x 4 groups, 3 taps x
-    // 4 rows = 12 accumulators) and steps one window position at a time,
+    // of the most vectors of groups within kMaxTapRowAccumulators
+    // (ResNeXt's 4 x 4 groups: 3 taps x 4 rows x 2 vectors) and steps one
+    // window position at a time,
     // the taps innermost and unrolled: the K contractions of a step read the
     // same input row, whose lane shuffles LLVM then computes once (one per
-    // K FMAs), with out_backprop's rows q + k*dil. (Two vectors of groups,
-    // 24 accumulators: 3 % slower on ResNeXt's 3-D layer.)
+    // K FMAs), with out_backprop's rows q + k*dil.
     int64_t g = 0, ci = 1, co = 2, k = 3;
     channelsLast = true;
-    int64_t perVector = lanes(accType) / std::max<int64_t>(1, ranges[co]);
-    int64_t groups = std::max<int64_t>(1, perVector);
-    if (registerTileVectors > 0 &&
-        ranges[g] % (perVector * int64_t(registerTileVectors)) == 0)
-      groups = perVector * registerTileVectors;
+    int64_t perVector =
+        std::max<int64_t>(1, lanes(accType) / std::max<int64_t>(1, ranges[co]));
+    int64_t vectors = std::clamp<int64_t>(
+        kMaxTapRowAccumulators / std::max<int64_t>(1, ranges[ci] * ranges[k]),
+        1, std::max<int64_t>(1, ranges[g] / perVector));
+    if (registerTileVectors > 0)
+      vectors = registerTileVectors;
+    while (vectors > 1 && ranges[g] % (vectors * perVector) != 0)
+      --vectors;
+    int64_t groups = vectors * perVector;
     while (groups > 1 && ranges[g] % groups != 0)
       --groups;
     outer[g] = groups == ranges[g] ? 0 : groups;

@@ -1196,7 +1196,7 @@ TEST(Differential, BackpropFilterLaneGroups) {
 }
 
 /// Tap rows (dw-tap-rows=on, docs/Lowering.md §2.8): grouped channels-last
-/// f32 filter gradients with 2-4 input and 2 or 4 output channels per
+/// f32 filter gradients with 2-8 input and 2 or 4 output channels per
 /// group whose last kernel dimension (2 or 3 taps, dilation 1 or 2) has
 /// stride 1 contract those taps together over the positions they all read,
 /// the few at the ends tap by tap. Random 2-D and 3-D configurations (every
@@ -1219,7 +1219,7 @@ TEST(Differential, BackpropFilterTapRows) {
     int64_t co = rng() % 2 ? 4 : 2;
     int64_t groups = 16 / co * uniform(rng, 1, 2);
     int64_t last = uniform(rng, 2, 3);
-    int64_t cf = uniform(rng, 2, 16 / last < 4 ? 16 / last : 4);
+    int64_t cf = uniform(rng, 2, 24 / last < 8 ? 24 / last : 8);
     Shape spatialIn;
     for (int64_t d = 0; d < n; ++d) {
       bool isLast = d == n - 1;

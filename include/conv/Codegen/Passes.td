@@ -87,7 +87,8 @@ def ConvCPUTileAndVectorizePass
       one pair per step.
     * `dw_tap_row` (tap rows, loops [g, ci, co, k, b, o..., q]; see
       convert-conv-to-linalg's `dw-tap-row-lanes`): register tiles of all
-      k x ci rows and one vector of (group, co) columns, the group blocks
+      k x ci rows and the most vectors of (group, co) columns within 24
+      accumulators, the group blocks
       inside the loops over b and the leading output dimensions, one
       window position q a step with the taps innermost, their loop unrolled
       before vectorization (the taps' products of a step read the same

@@ -1297,8 +1297,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                      Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
                      int64_t splitCount, bool pairs) const {
     // At most this many accumulator rows (taps x input channels of a group)
-    // in a register tile, one vector each (half the 32 registers).
-    constexpr int64_t kMaxAccumulatorRows = 16;
+    // in a register tile, one vector each (three quarters of the 32
+    // registers; 16 groups of 8 -> 4 channels, 3 taps: +31 / +15 % with 1 /
+    // 2 threads over the per-tap tiles).
+    constexpr int64_t kMaxAccumulatorRows = 24;
     // The fewest positions along the last dimension that all taps read.
     constexpr int64_t kMinInterior = 4;
     int64_t n = g.numSpatialDims;

@@ -104,16 +104,16 @@ func.func @stride2(%x: tensor<1x8x20x64xf32>, %dy: tensor<1x8x10x64xf32>) -> ten
 
 // -----
 
-// Not: 8 input channels per group with 3 taps (24 accumulator rows), nor
+// Not: 12 input channels per group with 3 taps (36 accumulator rows), nor
 // 8 output channels per group.
 // CHECK-LABEL: func.func @wide_groups
 // CHECK-NOT:     dw_tap_row
 // CHECK:         return
-func.func @wide_groups(%x: tensor<1x8x20x128xf32>, %dy: tensor<1x8x20x64xf32>) -> tensor<3x3x8x64xf32> {
+func.func @wide_groups(%x: tensor<1x8x20x192xf32>, %dy: tensor<1x8x20x64xf32>) -> tensor<3x3x12x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
           strides = [1, 1] dilations = [1, 1]
-          : tensor<1x8x20x128xf32>, tensor<1x8x20x64xf32> -> tensor<3x3x8x64xf32>
-  return %dw : tensor<3x3x8x64xf32>
+          : tensor<1x8x20x192xf32>, tensor<1x8x20x64xf32> -> tensor<3x3x12x64xf32>
+  return %dw : tensor<3x3x12x64xf32>
 }
 // CHECK-LABEL: func.func @eight_out
 // CHECK-NOT:     dw_tap_row

@@ -1320,13 +1320,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         g.outChannels % tapRowLanes != 0 || cf < 2 ||
         taps * cf > kMaxAccumulatorRows)
       return nullptr;
-    // The taps' forall would be split further (threads over the parts of a
-    // tap's channels): not for tap rows.
-    Operation *at = rewriter.getInsertionBlock()->getParentOp();
-    bool nested =
-        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
-    if (!nested && splitCount == 1 && (rowParts(g) > 1 || columnParts(g) > 1))
-      return nullptr;
     auto [qLo, qHi] = tapRowInterior(g);
     if (qHi - qLo < kMinInterior)
       return nullptr;
@@ -1334,13 +1327,37 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t rank = n + 2, cdim = channelDim(g.layout, n);
     int64_t lastDim = spatialDim(g.layout, n - 1);
 
+    // Group parts (as the column parts of §2.4): a forall of leading taps
+    // not a multiple of the threads it runs on (not inside another forall)
+    // splits the groups into `threads / gcd(leading taps, threads)` parts
+    // of whole vectors, the innermost forall dimension (2-D 3x3 layers: 3
+    // leading taps, 2 + 1 on 2 threads, 6 half taps now). conv-run
+    // --compare, 10 call pairs, 2 threads: N2 56x56x128 in 32 groups of
+    // 4 -> 4 +19 %, N8 28x28x128 -> 64 in 16 groups of 8 -> 4 +21 %, N8
+    // 28x28x64 in 32 groups of 2 -> 2 +1 % (its parts' tiles have half the
+    // accumulators).
+    Operation *at = rewriter.getInsertionBlock()->getParentOp();
+    bool nested =
+        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    int64_t leading = numTaps(g) / taps;
+    int64_t groupParts = 1;
+    if (!nested && splitCount == 1 && threads > 1) {
+      int64_t parts = threads / std::gcd(leading, threads);
+      if (parts > 1 && groups % parts == 0 &&
+          groups / parts * coPer % tapRowLanes == 0)
+        groupParts = parts;
+    }
+    int64_t partGroups = groups / groupParts;
+
     // One iteration per leading tap (with split-K parts, §2.3: per part
-    // and leading tap, the parts first).
+    // and leading tap, the parts first; with group parts, those last).
     SmallVector<OpFoldResult> leadCounts;
     if (splitCount > 1)
       leadCounts.push_back(rewriter.getIndexAttr(splitCount));
     for (int64_t d = 0; d + 1 < n; ++d)
       leadCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+    if (groupParts > 1)
+      leadCounts.push_back(rewriter.getIndexAttr(groupParts));
     auto forall = scf::ForallOp::create(rewriter, loc, leadCounts,
                                         ValueRange{dw}, std::nullopt);
     rewriter.setInsertionPointToStart(forall.getBody());
@@ -1353,30 +1370,46 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       window = partSlice(rewriter, loc, window, splitIv);
       dy = partSlice(rewriter, loc, dy, splitIv);
     }
+    int64_t width = partGroups * coPer;
+    OpFoldResult coOffset = rewriter.getIndexAttr(0);
+    if (groupParts > 1) {
+      Value part = ivs.pop_back_val();
+      AffineExpr p0 = rewriter.getAffineDimExpr(0);
+      coOffset = affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                                       p0 * width, {part});
+      window =
+          extractDimSlice(rewriter, loc, window, cdim,
+                          affine::makeComposedFoldedAffineApply(
+                              rewriter, loc, p0 * (partGroups * cf), {part}),
+                          partGroups * cf)
+              .value;
+      dy = extractDimSlice(rewriter, loc, dy, cdim, coOffset, width).value;
+    }
     Value x = tapWindow(rewriter, loc, g, window, ivs);
     if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
                          /*keepLast=*/false, /*lastByCaller=*/true))
       flagReadsPadding(rewriter, window);
 
-    // The leading tap's [K, Cf, Cout] rows of dW.
+    // The leading tap's [K, Cf, Cout] rows of dW (of its group part).
     SmallVector<OpFoldResult> wOffsets(ivs.begin(), ivs.end()),
         wSizes(n - 1, rewriter.getIndexAttr(1)),
         wStrides(rank, rewriter.getIndexAttr(1));
-    wOffsets.append(3, rewriter.getIndexAttr(0));
+    wOffsets.append(
+        {rewriter.getIndexAttr(0), rewriter.getIndexAttr(0), coOffset});
     wSizes.append({rewriter.getIndexAttr(taps), rewriter.getIndexAttr(cf),
-                   rewriter.getIndexAttr(g.outChannels)});
+                   rewriter.getIndexAttr(width)});
     if (splitIv) {
       wOffsets.insert(wOffsets.begin(), splitIv);
       wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
       wStrides.push_back(rewriter.getIndexAttr(1));
     }
-    auto rowsType = RankedTensorType::get({taps, cf, g.outChannels}, accType);
+    auto rowsType = RankedTensorType::get({taps, cf, width}, accType);
     Value rows = tensor::ExtractSliceOp::create(rewriter, loc, rowsType, iter,
                                                 wOffsets, wSizes, wStrides);
     auto one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
-    auto tapType = RankedTensorType::get({cf, g.outChannels}, accType);
+    auto tapType = RankedTensorType::get({cf, width}, accType);
     SmallVector<OpFoldResult> tapSizes{one, rewriter.getIndexAttr(cf),
-                                       rewriter.getIndexAttr(g.outChannels)},
+                                       rewriter.getIndexAttr(width)},
         tapStrides(3, one);
     auto tapOffsets = [&](int64_t k) {
       return SmallVector<OpFoldResult>{rewriter.getIndexAttr(k), zero, zero};
@@ -1403,9 +1436,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         extractDimSlice(rewriter, loc, dy, lastDim,
                         rewriter.getIndexAttr(qLo - span), qHi - qLo + span)
             .value;
-    xi = expandDim(rewriter, loc, xi, cdim, groups, cf);
-    yi = expandDim(rewriter, loc, yi, cdim, groups, coPer);
-    Value acc = expandDim(rewriter, loc, reversed, 2, groups, coPer);
+    xi = expandDim(rewriter, loc, xi, cdim, partGroups, cf);
+    yi = expandDim(rewriter, loc, yi, cdim, partGroups, coPer);
+    Value acc = expandDim(rewriter, loc, reversed, 2, partGroups, coPer);
     // Loops [g, ci, co, k', b, o_0..o_{n-2}, q].
     MLIRContext *ctx = rewriter.getContext();
     int64_t numLoops = 4 + 1 + n;
@@ -1454,10 +1487,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         Value ye = extractDimSlice(rewriter, loc, dy, lastDim,
                                    rewriter.getIndexAttr(from), to - from)
                        .value;
-        xe = expandDim(rewriter, loc, xe, cdim, groups, cf);
-        ye = expandDim(rewriter, loc, ye, cdim, groups, coPer);
+        xe = expandDim(rewriter, loc, xe, cdim, partGroups, cf);
+        ye = expandDim(rewriter, loc, ye, cdim, partGroups, coPer);
         Value tap =
-            expandDim(rewriter, loc, extractTap(rows, k), 1, groups, coPer);
+            expandDim(rewriter, loc, extractTap(rows, k), 1, partGroups, coPer);
         auto end = createMulAdd(rewriter, loc, xe, ye, tap, eX, eY, eOut,
                                 numTapLoops, /*numParallel=*/3, kRoleDwTap);
         end->setAttr(kDwContractionsAttrName,

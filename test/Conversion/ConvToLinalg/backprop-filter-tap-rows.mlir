@@ -1,5 +1,6 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16 dw-threads=2" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=PARTS
 
 // Tap rows (docs/Lowering.md §2.8): a grouped channels-last f32 filter
 // gradient whose groups have 2-4 output channels contracts the taps of its
@@ -56,6 +57,18 @@
 // CHECK:           conv.role = "dw_tap"
 // CHECK-NOT:       conv.role
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[KH]], 0, 0, 0] [1, 3, 4, 64] [1, 1, 1, 1] : tensor<3x4x64xf32> into tensor<3x3x4x64xf32>
+// On 2 threads the 3 leading taps split the 16 groups into 2 parts of 8
+// (32 output channels, 2 vectors): 6 iterations, each on its part's
+// input (32) and output (32) channels and dW columns.
+// PARTS-LABEL: func.func @resnext_rows
+// PARTS:         scf.forall (%[[KH:.*]], %[[P:.*]]) in (3, 2)
+// PARTS:           affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// PARTS:           tensor.extract_slice %{{.*}}[0, 0, 0, %{{.*}}] [1, 8, 22, 32] [1, 1, 1, 1] : tensor<1x8x22x64xf32> to tensor<1x8x22x32xf32>
+// PARTS:           tensor.extract_slice %{{.*}}[0, 0, 0, %[[C:.*]]] [1, 6, 20, 32] [1, 1, 1, 1] : tensor<1x6x20x64xf32> to tensor<1x6x20x32xf32>
+// PARTS:           tensor.extract_slice %{{.*}}[%[[KH]], 0, 0, %[[C]]] [1, 3, 4, 32] [1, 1, 1, 1] : tensor<3x3x4x64xf32> to tensor<3x4x32xf32>
+// PARTS:           linalg.generic
+// PARTS-SAME:        outs(%{{.*}} : tensor<3x4x8x4xf32>) attrs = {conv.role = "dw_tap_row"}
+// PARTS:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[KH]], 0, 0, %[[C]]] [1, 3, 4, 32] [1, 1, 1, 1] : tensor<3x4x32xf32> into tensor<3x3x4x64xf32>
 // Without the option: one contraction per tap.
 // OFF-LABEL: func.func @resnext_rows
 // OFF:         scf.forall ({{.*}}) in (3, 3)

@@ -85,6 +85,9 @@ def ConvCPUTileAndVectorizePass
       `conv.dw_pairs` tap (bf16 pairs of output positions, loops [ci, co,
       b, o..., e]) is tiled the same way with its pair loop `e` whole and
       one pair per step.
+    * `dw_depthwise` (loops [c, b, o...], elementwise over the channels):
+      register tiles of up to 4 vectors of channels (a remainder tile for
+      the rest), the channel blocks outermost, one position a step.
     * `dw_tap_row` (tap rows, loops [g, ci, co, k, b, o..., q]; see
       convert-conv-to-linalg's `dw-tap-row-lanes`): register tiles of all
       k x ci rows and the most vectors of (group, co) columns within 24

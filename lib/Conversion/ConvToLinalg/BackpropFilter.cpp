@@ -1649,6 +1649,33 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
       wStrides.push_back(rewriter.getIndexAttr(1));
     }
+    // Depthwise (one input and one output channel a group, channels last):
+    // the tap's contraction is elementwise over the channels,
+    //   dW_tap[c] += X_k[b, o..., c] * dY[b, o..., c]   loops [c, b, o...],
+    // without the unit ci / co dimensions of the group split, so that the
+    // code generator's tiles read whole vectors of channels.
+    if (grouped && g.filterInChannels == 1 && g.outChannels == g.groups &&
+        g.layout == Layout::ChannelsLast && !pairs && !rowSplit) {
+      auto rowType = RankedTensorType::get({width}, accType);
+      Value tap = tensor::ExtractSliceOp::create(rewriter, loc, rowType, iter,
+                                                 wOffsets, wSizes, wStrides);
+      MLIRContext *ctx = rewriter.getContext();
+      int64_t numLoops = 2 + n;
+      SmallVector<AffineExpr> act{getAffineDimExpr(1, ctx)};
+      for (int64_t d = 0; d < n; ++d)
+        act.push_back(getAffineDimExpr(2 + d, ctx));
+      act.push_back(getAffineDimExpr(0, ctx));
+      auto contraction = createMulAdd(rewriter, loc, x, dy, tap, act, act,
+                                      {getAffineDimExpr(0, ctx)}, numLoops,
+                                      /*numParallel=*/1, kRoleDwDepthwise);
+      rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(rewriter, loc,
+                                            contraction.getResult(0), iter,
+                                            wOffsets, wSizes, wStrides);
+      rewriter.setInsertionPointAfter(forall);
+      return forall.getResult(0);
+    }
+
     auto tapType =
         RankedTensorType::get({rowsPer, width}, accType);
     Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,

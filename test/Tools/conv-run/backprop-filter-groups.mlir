@@ -40,6 +40,18 @@
 // RUN: cmp %t.taprows1.npy %t.taprows2.npy
 // RUN: conv-run %s --entry ndhwc_4x4 --seed 18 --dw-tap-rows=on --l3-cache-bytes=160000 --num-threads=3 --min-parallel-flops=0 --output %t.taprows3.npy
 // RUN: cmp %t.taprows1.npy %t.taprows3.npy
+// Depthwise (one input and one output channel a group; docs/Lowering.md
+// §2, step 7): elementwise taps over 72 channels (a 64-channel tile and an
+// 8-channel one), 1 and 2 threads, bit-identical; 1-D strided and dilated,
+// 3-D, channels first (relayouted) and bf16.
+// RUN: conv-run %s --entry depthwise --check --seed 19 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depthwise --seed 20 --num-threads=1 --output %t.dw1.npy
+// RUN: conv-run %s --entry depthwise --seed 20 --num-threads=2 --min-parallel-flops=0 --output %t.dw2.npy
+// RUN: cmp %t.dw1.npy %t.dw2.npy
+// RUN: conv-run %s --entry depthwise_1d --check --seed 21 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depthwise_3d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depthwise_nchw --check --seed 23 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry depthwise_bf16 --check --seed 24 | FileCheck %s --check-prefix=BF16
 // 3 groups of 2 -> 2 channels in blocks of one row, cut to 0 or 1 rows:
 // the accumulators of the cut rows' loop are hoisted before those of the
 // loops around it.
@@ -114,4 +126,39 @@ func.func @nhwc_row_blocks(%x: tensor<3x2x20x6xf32>, %dy: tensor<3x4x21x6xf32>) 
           explicit_paddings = [1, 2, 1, 1] strides = [1, 1] dilations = [1, 1]
           : tensor<3x2x20x6xf32>, tensor<3x4x21x6xf32> -> tensor<2x2x2x6xf32>
   return %dw : tensor<2x2x2x6xf32>
+}
+
+func.func @depthwise(%x: tensor<2x9x21x72xf32>, %dy: tensor<2x9x21x72xf32>) -> tensor<3x3x1x72xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x9x21x72xf32>, tensor<2x9x21x72xf32> -> tensor<3x3x1x72xf32>
+  return %dw : tensor<3x3x1x72xf32>
+}
+
+func.func @depthwise_1d(%x: tensor<3x40x48xf32>, %dy: tensor<3x18x48xf32>) -> tensor<3x1x48xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID
+          strides = [2] dilations = [2]
+          : tensor<3x40x48xf32>, tensor<3x18x48xf32> -> tensor<3x1x48xf32>
+  return %dw : tensor<3x1x48xf32>
+}
+
+func.func @depthwise_3d(%x: tensor<2x5x9x11x32xf32>, %dy: tensor<2x3x5x6x32xf32>) -> tensor<3x3x3x1x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = SAME
+          strides = [2, 2, 2] dilations = [1, 1, 1]
+          : tensor<2x5x9x11x32xf32>, tensor<2x3x5x6x32xf32> -> tensor<3x3x3x1x32xf32>
+  return %dw : tensor<3x3x3x1x32xf32>
+}
+
+func.func @depthwise_nchw(%x: tensor<2x24x10x13xf32>, %dy: tensor<2x24x10x13xf32>) -> tensor<3x3x1x24xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NCHW padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x24x10x13xf32>, tensor<2x24x10x13xf32> -> tensor<3x3x1x24xf32>
+  return %dw : tensor<3x3x1x24xf32>
+}
+
+func.func @depthwise_bf16(%x: tensor<2x12x12x32xbf16>, %dy: tensor<2x12x12x32xbf16>) -> tensor<3x3x1x32xbf16> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x12x12x32xbf16>, tensor<2x12x12x32xbf16> -> tensor<3x3x1x32xbf16>
+  return %dw : tensor<3x3x1x32xbf16>
 }

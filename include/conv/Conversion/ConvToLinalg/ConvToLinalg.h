@@ -28,6 +28,10 @@ constexpr llvm::StringLiteral kRoleDwTap = "dw_tap";
 /// it is a single contraction over the whole reduction (1x1 filters, all
 /// taps fused).
 constexpr llvm::StringLiteral kDwContractionsAttrName = "conv.dw_contractions";
+/// One tap of a depthwise filter gradient (one input and one output channel
+/// a group, channels last): loops [c, b, o...], elementwise over the
+/// channels c, reduction over b and o (docs/Lowering.md §2, step 7).
+constexpr llvm::StringLiteral kRoleDwDepthwise = "dw_depthwise";
 /// The taps of a grouped filter gradient's last kernel dimension in one
 /// contraction (tap rows, docs/Lowering.md §2.8): loops
 /// [g, ci, co, k, b, o_0..o_{n-2}, q], reduction over b, the leading output

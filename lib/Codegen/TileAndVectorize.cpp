@@ -1192,9 +1192,13 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     channelsLast = true;
     int64_t perVector =
         std::max<int64_t>(1, lanes(accType) / std::max<int64_t>(1, ranges[co]));
+    // (Three quarters of the registers: 12 of AVX2's 16.)
+    unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+    int64_t maxAccumulators =
+        std::min<int64_t>(kMaxTapRowAccumulators, int64_t(regs) * 3 / 4);
     int64_t vectors = std::clamp<int64_t>(
-        kMaxTapRowAccumulators / std::max<int64_t>(1, ranges[ci] * ranges[k]),
-        1, std::max<int64_t>(1, ranges[g] / perVector));
+        maxAccumulators / std::max<int64_t>(1, ranges[ci] * ranges[k]), 1,
+        std::max<int64_t>(1, ranges[g] / perVector));
     if (registerTileVectors > 0)
       vectors = registerTileVectors;
     while (vectors > 1 && ranges[g] % (vectors * perVector) != 0)

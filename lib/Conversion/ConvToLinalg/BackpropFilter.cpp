@@ -1318,7 +1318,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
         4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
         g.outChannels % tapRowLanes != 0 || cf < 2 ||
-        taps * cf > kMaxAccumulatorRows)
+        // (8-lane vectors: AVX2's 16 registers, half the rows.)
+        taps * cf >
+            (tapRowLanes >= 16 ? kMaxAccumulatorRows : kMaxAccumulatorRows / 2))
       return nullptr;
     auto [qLo, qHi] = tapRowInterior(g);
     if (qHi - qLo < kMinInterior)

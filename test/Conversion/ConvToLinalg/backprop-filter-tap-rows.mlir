@@ -1,6 +1,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16 dw-threads=2" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=PARTS
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=8" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=LANES8
 
 // Tap rows (docs/Lowering.md §2.8): a grouped channels-last f32 filter
 // gradient whose groups have 2-4 output channels contracts the taps of its
@@ -150,4 +151,27 @@ func.func @short_rows(%x: tensor<1x8x5x64xf32>, %dy: tensor<1x8x5x64xf32>) -> te
           strides = [1, 1] dilations = [1, 1]
           : tensor<1x8x5x64xf32>, tensor<1x8x5x64xf32> -> tensor<3x3x4x64xf32>
   return %dw : tensor<3x3x4x64xf32>
+}
+
+// -----
+
+// With 8-lane vectors (AVX2, 16 registers) groups of 2 -> 2 qualify, with
+// at most 12 accumulator rows: 4 input channels a group with 3 taps do, 6
+// do not.
+// LANES8-LABEL: func.func @avx2_rows
+// LANES8:         conv.role = "dw_tap_row"
+// LANES8-LABEL: func.func @avx2_too_many_rows
+// LANES8-NOT:     dw_tap_row
+// LANES8:         return
+func.func @avx2_rows(%x: tensor<1x6x20x64xf32>, %dy: tensor<1x6x20x32xf32>) -> tensor<3x3x4x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<1x6x20x64xf32>, tensor<1x6x20x32xf32> -> tensor<3x3x4x32xf32>
+  return %dw : tensor<3x3x4x32xf32>
+}
+func.func @avx2_too_many_rows(%x: tensor<1x6x20x96xf32>, %dy: tensor<1x6x20x32xf32>) -> tensor<3x3x6x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<1x6x20x96xf32>, tensor<1x6x20x32xf32> -> tensor<3x3x6x32xf32>
+  return %dw : tensor<3x3x6x32xf32>
 }

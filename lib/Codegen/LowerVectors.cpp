@@ -390,12 +390,14 @@ bool isGroupedTile(Type type, unsigned bits) {
 /// Whether `type` is one row `vector<G x C>` of a grouped register tile
 /// (see isGroupedTile): a one-step tile's operand row.
 bool isGroupedRow(Type type, unsigned bits) {
-  int64_t lanes = nativeLanes(type, bits);
   auto vectorType = dyn_cast<VectorType>(type);
-  if (lanes < 1 || vectorType.getRank() != 2)
+  if (!vectorType || vectorType.getRank() != 2 || vectorType.isScalable())
     return false;
-  int64_t groups = vectorType.getShape()[0], cols = vectorType.getShape()[1];
-  return cols < lanes && groups * cols % lanes == 0;
+  // As a tile of one row.
+  return isGroupedTile(
+      VectorType::get({1, vectorType.getShape()[0], vectorType.getShape()[1]},
+                      vectorType.getElementType()),
+      bits);
 }
 
 /// A grouped tile `vector<A x B x C>` as rows: `vector<A x (B*C)>`; a

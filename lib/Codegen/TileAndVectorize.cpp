@@ -127,7 +127,7 @@ constexpr llvm::StringLiteral kUnrollDimsAttr = "conv.llvm_unroll_dims";
 constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
 /// The most accumulators (vectors) of a tap-row register tile: as many
 /// vectors of groups as keep K x Cf rows of them within it. conv-run
-/// --compare against one vector (16 call pairs, 1 thread, Emerald Rapids):
+/// --compare against one vector (10-16 call pairs, 1 thread, Emerald Rapids):
 /// 32 groups of 2 -> 2 (6 rows) with 4 vectors +31 % (2: +24 %), 32 groups
 /// of 4 -> 4 in 2-D (12 rows) with 2 +8 %, ResNeXt's 3-D layer with 2
 /// +2 / -1 % (1 / 2 threads).

@@ -146,6 +146,19 @@ llvm::Error makeError(const llvm::Twine &message) {
                                              llvm::inconvertibleErrorCode());
 }
 
+/// The value of the auto / on / off option `name` as its pipeline enum.
+template <typename E>
+llvm::Expected<E> parseAutoOnOff(llvm::StringRef name,
+                                 const std::string &value) {
+  if (value == "auto")
+    return E::Auto;
+  if (value == "on")
+    return E::On;
+  if (value == "off")
+    return E::Off;
+  return makeError(name + " must be auto, on or off, not '" + value + "'");
+}
+
 std::string joined(const Shape &v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i)
@@ -761,24 +774,15 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.directRows = options.directRows;
   pipelineOptions.winograd = options.winograd;
-  if (options.bf16Dot == "auto")
-    pipelineOptions.bf16Dot = conv::BF16Dot::Auto;
-  else if (options.bf16Dot == "on")
-    pipelineOptions.bf16Dot = conv::BF16Dot::On;
-  else if (options.bf16Dot == "off")
-    pipelineOptions.bf16Dot = conv::BF16Dot::Off;
-  else
-    return makeError("bf16-dot must be auto, on or off, not '" +
-                     options.bf16Dot + "'");
-  if (options.dwTapRows == "auto")
-    pipelineOptions.dwTapRows = conv::TapRows::Auto;
-  else if (options.dwTapRows == "on")
-    pipelineOptions.dwTapRows = conv::TapRows::On;
-  else if (options.dwTapRows == "off")
-    pipelineOptions.dwTapRows = conv::TapRows::Off;
-  else
-    return makeError("dw-tap-rows must be auto, on or off, not '" +
-                     options.dwTapRows + "'");
+  auto bf16Dot = parseAutoOnOff<conv::BF16Dot>("bf16-dot", options.bf16Dot);
+  if (!bf16Dot)
+    return bf16Dot.takeError();
+  pipelineOptions.bf16Dot = *bf16Dot;
+  auto tapRows =
+      parseAutoOnOff<conv::TapRows>("dw-tap-rows", options.dwTapRows);
+  if (!tapRows)
+    return tapRows.takeError();
+  pipelineOptions.dwTapRows = *tapRows;
   pipelineOptions.genericAllocFunctions = true; // BufferCache.h
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;

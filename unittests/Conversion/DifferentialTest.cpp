@@ -294,6 +294,20 @@ std::string checkBackpropFilterAcrossThreads(
   return "";
 }
 
+/// checkBackpropFilterAcrossThreads on every case (in parallel); each
+/// failure is a test failure.
+void expectBackpropFilterAcrossThreads(
+    const std::vector<BackpropFilterCase> &cases, const CompileOptions &base,
+    std::initializer_list<unsigned> threadCounts, const std::string &label) {
+  Jit jit;
+  auto failures = runParallel(cases.size(), [&](unsigned i) -> std::string {
+    return checkBackpropFilterAcrossThreads(jit, i, cases[i], base,
+                                            threadCounts, label);
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+}
+
 TEST(Differential, BackpropFilter) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129));
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
@@ -1174,25 +1188,12 @@ TEST(Differential, BackpropFilterLaneGroups) {
     }
     s.filterShape.push_back(cf);
     s.filterShape.push_back(groups * co);
-    s.inputShape = {uniform(rng, 1, 2)};
-    if (s.attrs.layout == DataLayout::ChannelsFirst)
-      s.inputShape.push_back(groups * cf);
-    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
-    if (s.attrs.layout == DataLayout::ChannelsLast)
-      s.inputShape.push_back(groups * cf);
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    if (!dy)
+    if (!setActivationShapes(s, uniform(rng, 1, 2), groups * cf, spatialIn))
       continue;
-    s.outBackpropShape = *dy;
     cases.push_back(makeCase(s, rng));
   }
-  Jit jit;
-  auto failures = runParallel(count, [&](unsigned i) -> std::string {
-    return checkBackpropFilterAcrossThreads(jit, i, cases[i], CompileOptions(),
-                                            {1u, 2u}, "lane groups");
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
+  expectBackpropFilterAcrossThreads(cases, CompileOptions(), {1u, 2u},
+                                    "lane groups");
 }
 
 /// Tap rows (dw-tap-rows=on, docs/Lowering.md §2.8): grouped channels-last
@@ -1241,13 +1242,8 @@ TEST(Differential, BackpropFilterTapRows) {
     }
     s.filterShape.push_back(cf);
     s.filterShape.push_back(groups * co);
-    s.inputShape = {uniform(rng, 1, 2)};
-    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
-    s.inputShape.push_back(groups * cf);
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    if (!dy)
+    if (!setActivationShapes(s, uniform(rng, 1, 2), groups * cf, spatialIn))
       continue;
-    s.outBackpropShape = *dy;
     cases.push_back(makeCase(s, rng));
   }
   // And one long enough for split-K parts (§2.3: 8256 positions, an even
@@ -1267,13 +1263,7 @@ TEST(Differential, BackpropFilterTapRows) {
   }
   CompileOptions options;
   options.dwTapRows = "on";
-  Jit jit;
-  auto failures = runParallel(cases.size(), [&](unsigned i) -> std::string {
-    return checkBackpropFilterAcrossThreads(jit, i, cases[i], options,
-                                            {1u, 2u, 3u}, "tap rows");
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
+  expectBackpropFilterAcrossThreads(cases, options, {1u, 2u, 3u}, "tap rows");
 }
 
 /// Depthwise filter gradients (one input and one output channel a group:
@@ -1314,25 +1304,12 @@ TEST(Differential, BackpropFilterDepthwise) {
     }
     s.filterShape.push_back(1);
     s.filterShape.push_back(channels);
-    s.inputShape = {uniform(rng, 1, 3)};
-    if (s.attrs.layout == DataLayout::ChannelsFirst)
-      s.inputShape.push_back(channels);
-    s.inputShape.insert(s.inputShape.end(), spatialIn.begin(), spatialIn.end());
-    if (s.attrs.layout == DataLayout::ChannelsLast)
-      s.inputShape.push_back(channels);
-    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
-    if (!dy)
+    if (!setActivationShapes(s, uniform(rng, 1, 3), channels, spatialIn))
       continue;
-    s.outBackpropShape = *dy;
     cases.push_back(makeCase(s, rng));
   }
-  Jit jit;
-  auto failures = runParallel(count, [&](unsigned i) -> std::string {
-    return checkBackpropFilterAcrossThreads(jit, i, cases[i], CompileOptions(),
-                                            {1u, 2u, 3u}, "depthwise");
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
+  expectBackpropFilterAcrossThreads(cases, CompileOptions(), {1u, 2u, 3u},
+                                    "depthwise");
 }
 
 /// Winograd F(3, 2) filter gradients (the pipeline option winograd,
@@ -1381,15 +1358,9 @@ TEST(Differential, BackpropFilterWinograd) {
       continue;
     cases.push_back(makeCase(std::move(s), rng));
   }
-  Jit jit;
-  auto failures = runParallel(count, [&](unsigned i) -> std::string {
-    CompileOptions options;
-    options.winograd = "on";
-    return checkBackpropFilterAcrossThreads(jit, i, cases[i], options,
-                                            {1u, 2u, 3u}, "Winograd");
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
+  CompileOptions options;
+  options.winograd = "on";
+  expectBackpropFilterAcrossThreads(cases, options, {1u, 2u, 3u}, "Winograd");
 }
 
 TEST(Differential, BackpropFilterDeterministicAcrossThreadCounts) {

@@ -297,6 +297,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return threads;
   }
 
+  /// Whether ops are being created inside an scf.forall (the split-K
+  /// parts' or a tap forall): a forall created there is not threaded again.
+  static bool insideForall(PatternRewriter &rewriter) {
+    Operation *at = rewriter.getInsertionBlock()->getParentOp();
+    return isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+  }
+
   /// The type of one part of a tensor with a leading split-K part dimension.
   static RankedTensorType partType(RankedTensorType type) {
     return RankedTensorType::get(type.getShape().drop_front(),
@@ -366,9 +373,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t leadTaps = 1;
     for (int64_t d = 0; d < lead; ++d)
       leadTaps *= g.filterSpatial[d];
-    Operation *at = rewriter.getInsertionBlock()->getParentOp();
-    bool nested =
-        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    bool nested = insideForall(rewriter);
     int64_t parts = 1;
     if (lead > 0 && !nested && threads > 1) {
       int64_t p = threads / std::gcd(leadTaps * splitCount, threads);
@@ -1338,9 +1343,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // 4 -> 4 +19 %, N8 28x28x128 -> 64 in 16 groups of 8 -> 4 +21 %, N8
     // 28x28x64 in 32 groups of 2 -> 2 +1 % (its parts' tiles have half the
     // accumulators).
-    Operation *at = rewriter.getInsertionBlock()->getParentOp();
-    bool nested =
-        isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    bool nested = insideForall(rewriter);
     int64_t leading = numTaps(g) / taps;
     int64_t groupParts = 1;
     if (!nested && splitCount == 1 && threads > 1) {
@@ -1464,18 +1467,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // The ends: each tap's output positions that read the input outside
     // the interior, [lo_k, qLo - k*dil) and [qHi - k*dil, hi_k).
-    int64_t numTapLoops = 1 + 2 + 1 + n;
-    SmallVector<AffineExpr> eX{getAffineDimExpr(3, ctx)},
-        eY{getAffineDimExpr(3, ctx)};
-    for (int64_t d = 0; d < n; ++d) {
-      eX.push_back(getAffineDimExpr(4 + d, ctx));
-      eY.push_back(getAffineDimExpr(4 + d, ctx));
-    }
-    eX.append({getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)});
-    eY.append({getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx)});
-    SmallVector<AffineExpr> eOut{getAffineDimExpr(1, ctx),
-                                 getAffineDimExpr(0, ctx),
-                                 getAffineDimExpr(2, ctx)};
     for (int64_t k = 0; k < taps; ++k) {
       auto [lo, hi] = g.tapInputRange(n - 1, k);
       for (auto [from, to] : {std::pair<int64_t, int64_t>{lo, qLo - k * dil},
@@ -1489,16 +1480,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         Value ye = extractDimSlice(rewriter, loc, dy, lastDim,
                                    rewriter.getIndexAttr(from), to - from)
                        .value;
-        xe = expandDim(rewriter, loc, xe, cdim, partGroups, cf);
-        ye = expandDim(rewriter, loc, ye, cdim, partGroups, coPer);
-        Value tap =
-            expandDim(rewriter, loc, extractTap(rows, k), 1, partGroups, coPer);
-        auto end = createMulAdd(rewriter, loc, xe, ye, tap, eX, eY, eOut,
-                                numTapLoops, /*numParallel=*/3, kRoleDwTap);
-        end->setAttr(kDwContractionsAttrName,
-                     rewriter.getI64IntegerAttr(numTaps(g)));
-        rows = insertTap(collapseDims(rewriter, loc, end.getResult(0), 1), rows,
-                         k);
+        rows = insertTap(createTapContraction(rewriter, loc, g, xe, ye,
+                                              extractTap(rows, k), partGroups,
+                                              /*pairs=*/false),
+                         rows, k);
       }
     }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
@@ -1506,6 +1491,72 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                           wSizes, wStrides);
     rewriter.setInsertionPointAfter(forall);
     return forall.getResult(0);
+  }
+
+  /// One tap's contraction (steps 6 and 7; with `pairs`, §2.6): `tap`
+  /// ([Cf, width]) += the products of the window slice `x` and `dy`
+  /// (width output channels) over [(g,) ci, co, b, o_0..o_{n-1} (, e)],
+  /// `groups` > 1 splitting their channels into that many groups; returns
+  /// the tap's new [Cf, width].
+  Value createTapContraction(PatternRewriter &rewriter, Location loc,
+                             const convgen::BackpropFilterGeometry &g, Value x,
+                             Value dy, Value tap, int64_t groups,
+                             bool pairs) const {
+    int64_t n = g.numSpatialDims;
+    int64_t cdim = channelDim(g.layout, n);
+    bool grouped = groups > 1;
+    if (grouped) {
+      int64_t width = cast<RankedTensorType>(tap.getType()).getDimSize(1);
+      x = expandDim(rewriter, loc, x, cdim, groups, g.filterInChannels);
+      dy = expandDim(rewriter, loc, dy, cdim, groups, width / groups);
+      tap = expandDim(rewriter, loc, tap, 1, groups, width / groups);
+    }
+
+    // Loop dims: [g], ci, co, b, o_0..o_{n-1} (pairs: then e).
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t numLoops = (grouped ? 1 : 0) + 2 + 1 + n + (pairs ? 1 : 0);
+    int64_t pos = 0;
+    AffineExpr gE = grouped ? getAffineDimExpr(pos++, ctx) : AffineExpr();
+    AffineExpr ciE = getAffineDimExpr(pos++, ctx);
+    AffineExpr coE = getAffineDimExpr(pos++, ctx);
+    AffineExpr bE = getAffineDimExpr(pos++, ctx);
+    SmallVector<AffineExpr> oE;
+    for (int64_t d = 0; d < n; ++d)
+      oE.push_back(getAffineDimExpr(pos++, ctx));
+    AffineExpr eE = pairs ? getAffineDimExpr(pos++, ctx) : AffineExpr();
+    auto activation = [&](AffineExpr inner) {
+      SmallVector<AffineExpr> e{bE};
+      if (g.layout == Layout::ChannelsFirst) {
+        if (grouped)
+          e.push_back(gE);
+        e.push_back(inner);
+      }
+      e.append(oE.begin(), oE.end());
+      if (g.layout == Layout::ChannelsLast) {
+        if (grouped)
+          e.push_back(gE);
+        e.push_back(inner);
+      }
+      if (pairs)
+        e.push_back(eE);
+      return e;
+    };
+    SmallVector<AffineExpr> outE{ciE};
+    if (grouped)
+      outE.push_back(gE);
+    outE.push_back(coE);
+    auto contraction =
+        createMulAdd(rewriter, loc, x, dy, tap, activation(ciE),
+                     activation(coE), outE, numLoops,
+                     /*numParallel=*/grouped ? 3 : 2, kRoleDwTap);
+    contraction->setAttr(kDwContractionsAttrName,
+                         rewriter.getI64IntegerAttr(numTaps(g)));
+    if (pairs)
+      contraction->setAttr(kDwPairsAttrName, rewriter.getUnitAttr());
+    Value result = contraction.getResult(0);
+    if (grouped)
+      result = collapseDims(rewriter, loc, result, 1);
+    return result;
   }
 
   /// One contraction per tap (an scf.forall over the taps), accumulated
@@ -1517,7 +1568,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t n = g.numSpatialDims;
     Type accType = cast<RankedTensorType>(dw.getType()).getElementType();
     bool grouped = g.groups > 1;
-    int64_t cdim = channelDim(g.layout, n);
 
     // bf16 pairs (docs/Lowering.md §2.6): the reduction runs over pairs of
     // output positions along the last spatial dimension, each operand with
@@ -1575,8 +1625,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // parts] slice, the parts the innermost forall dimension).
     // Not inside another scf.forall (the split-K parts, §2.3): those
     // already spread the work, and a nested one would not.
-    Operation *at = rewriter.getInsertionBlock()->getParentOp();
-    bool nested = isa<scf::ForallOp>(at) || at->getParentOfType<scf::ForallOp>();
+    bool nested = insideForall(rewriter);
     // A single tap with more input than output channels splits its input
     // channels instead (row parts): each thread then reads only its share
     // of the input, the larger operand.
@@ -1683,61 +1732,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value tap = tensor::ExtractSliceOp::create(rewriter, loc, tapType, iter,
                                                wOffsets, wSizes, wStrides);
 
-    if (grouped) {
-      x = expandDim(rewriter, loc, x, cdim, g.groups, g.filterInChannels);
-      dy = expandDim(rewriter, loc, dy, cdim, g.groups,
-                     g.outChannels / g.groups);
-      tap = expandDim(rewriter, loc, tap, 1, g.groups,
-                      g.outChannels / g.groups);
-    }
-
-    // Loop dims: [g], ci, co, b, o_0..o_{n-1} (pairs: then e).
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t numLoops = (grouped ? 1 : 0) + 2 + 1 + n + (pairs ? 1 : 0);
-    int64_t pos = 0;
-    AffineExpr gE = grouped ? getAffineDimExpr(pos++, ctx) : AffineExpr();
-    AffineExpr ciE = getAffineDimExpr(pos++, ctx);
-    AffineExpr coE = getAffineDimExpr(pos++, ctx);
-    AffineExpr bE = getAffineDimExpr(pos++, ctx);
-    SmallVector<AffineExpr> oE;
-    for (int64_t d = 0; d < n; ++d)
-      oE.push_back(getAffineDimExpr(pos++, ctx));
-    AffineExpr eE = pairs ? getAffineDimExpr(pos++, ctx) : AffineExpr();
-    auto activation = [&](AffineExpr inner) {
-      SmallVector<AffineExpr> e{bE};
-      if (g.layout == Layout::ChannelsFirst) {
-        if (grouped)
-          e.push_back(gE);
-        e.push_back(inner);
-      }
-      e.append(oE.begin(), oE.end());
-      if (g.layout == Layout::ChannelsLast) {
-        if (grouped)
-          e.push_back(gE);
-        e.push_back(inner);
-      }
-      if (pairs)
-        e.push_back(eE);
-      return e;
-    };
-    SmallVector<AffineExpr> outE{ciE};
-    if (grouped)
-      outE.push_back(gE);
-    outE.push_back(coE);
-    auto contraction = createMulAdd(rewriter, loc, x, dy, tap, activation(ciE),
-                                    activation(coE), outE, numLoops,
-                                    /*numParallel=*/grouped ? 3 : 2,
-                                    kRoleDwTap);
-    int64_t contractions = 1;
-    for (int64_t d = 0; d < n; ++d)
-      contractions *= g.filterSpatial[d];
-    contraction->setAttr(kDwContractionsAttrName,
-                         rewriter.getI64IntegerAttr(contractions));
-    if (pairs)
-      contraction->setAttr(kDwPairsAttrName, rewriter.getUnitAttr());
-    Value result = contraction.getResult(0);
-    if (grouped)
-      result = collapseDims(rewriter, loc, result, 1);
+    Value result = createTapContraction(rewriter, loc, g, x, dy, tap,
+                                        grouped ? g.groups : 1, pairs);
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(rewriter, loc, result, iter, wOffsets,
                                           wSizes, wStrides);

@@ -88,6 +88,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     // tiles, conv-cpu-tile-and-vectorize), which batch blocks would cut
     // short.
     convOptions.transposeBatchRows = host.vectorBits >= 512;
+    // The columns lowering picks its GEMM's vector dimension by the lanes
+    // it fills.
+    convOptions.transposeColumnsLanes = host.vectorBits / 32;
     convOptions.transposeWinograd = options.winograd;
     convOptions.dwWinograd = options.winograd;
     // Cores with two 512-bit FMA units: Winograd filter gradients with at

@@ -150,6 +150,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "(1: no parts); the input- and batch-block lowerings take their "
            "blocks only when they split evenly over that many threads or are "
            "at least 4 a thread">,
+    Option<"transposeColumnsLanes", "transpose-columns-lanes", "int64_t",
+           /*default=*/"0",
+           "The f32 lanes of the code generator's vectors (0: unknown): the "
+           "columns lowering of a layer whose (tap, co) columns leave a "
+           "fifth or more of their vectors' lanes empty, whose pixels do not, "
+           "with at least 16 input channels and no row parts, transposes X "
+           "and runs its GEMM's vectors along the pixels">,
     Option<"transposeBatchRows", "transpose-batch-rows", "bool",
            /*default=*/"false",
            "The code generator runs the register-tile rows of phases that "

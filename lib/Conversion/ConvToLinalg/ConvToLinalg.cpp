@@ -77,6 +77,7 @@ struct ConvertConvToLinalgPass
     transposeOptions.tapsOverhead = transposeTapsOverhead;
     transposeOptions.threads = transposeThreads;
     transposeOptions.batchRows = transposeBatchRows;
+    transposeOptions.columnsLanes = transposeColumnsLanes;
     transposeOptions.winograd = *winograd;
     transposeOptions.winogradManyPhaseOutChannels =
         transposeWinogradManyPhaseOutChannels;

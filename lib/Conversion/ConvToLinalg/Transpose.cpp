@@ -587,7 +587,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   TransposeToLinalg(MLIRContext *ctx, const TransposeLoweringOptions &options)
       : OpRewritePattern(ctx), lowering(options.lowering), taps(options.taps),
         tapsOverhead(options.tapsOverhead), threads(options.threads),
-        batchRows(options.batchRows), winograd(options.winograd),
+        batchRows(options.batchRows), columnsLanes(options.columnsLanes),
+        winograd(options.winograd),
         winogradManyPhaseOutChannels(options.winogradManyPhaseOutChannels) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
@@ -1145,6 +1146,36 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
            g.inChannels * columns;
   }
 
+  /// X transposed for the lanes (docs/Lowering.md §3.6): the GEMM's
+  /// vectors then run along the pixels instead of the (tap, co) columns.
+  /// With `lanes` f32 lanes a vector (0: unknown, never), when
+  ///  - padding the columns to whole vectors leaves a fifth or more of
+  ///    their lanes empty (masknet's k7 x 3 = 21 columns: 2 vectors of 16,
+  ///    a third empty), and the split-off remainder tile of a few columns
+  ///    does as many FMAs as the full one;
+  ///  - the pixels fill theirs (at most one lane in 16 empty), and
+  ///  - there are at least kMinCin input channels, over which the GEMM
+  ///    runs per transposed value (the two transposes move
+  ///    N * pixels * (Cin + columns) values).
+  /// Masknet (512 x 64 -> 1030 x 3, k7 s2), 1 thread: +7-9 % (conv-run
+  /// --compare, 2000 call pairs), 43-45 -> 46-48 % of the peak (conv-bench,
+  /// 3 alternating runs). Not with row parts: on 2 threads the swapped form
+  /// runs on one (23-24 % of the 2-core peak, against 29-33 % in parts).
+  static bool columnsFillLanesPoorly(const convgen::TransposeGeometry &g,
+                                     int64_t lanes) {
+    constexpr int64_t kMinCin = 16;
+    if (lanes <= 1 || g.inChannels < kMinCin)
+      return false;
+    int64_t pixels = 1, columns = g.outChannels;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      pixels *= g.inputSpatial[d];
+      columns *= g.kernelSpatial[d];
+    }
+    auto padded = [&](int64_t v) { return llvm::divideCeil(v, lanes) * lanes; };
+    return 5 * (padded(columns) - columns) >= padded(columns) &&
+           16 * (padded(pixels) - pixels) <= padded(pixels);
+  }
+
   static bool preferColumns(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMaxCout = 4, kMinColumns = 16, kMinCin = 4;
     int64_t taps = 1;
@@ -1219,7 +1250,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t i = 0; i <= n; ++i)
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
-    bool swapped = columnsTransposeX(g);
+    bool swapped =
+        columnsTransposeX(g) ||
+        (rowParts(g, threads) <= 1 && columnsFillLanesPoorly(g, columnsLanes));
     // The GEMM runs over the item's pixels flattened (one register-tile
     // row remainder per item, not one per input row): a 1-D 1x1
     // correlation with the kernel as [1, ci, columns].
@@ -2576,6 +2609,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// The code generator's register-tile rows along the batch (option
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
+  /// The f32 lanes of the code generator's vectors (option
+  /// transpose-columns-lanes; 0: unknown): see columnsTransposeX.
+  int64_t columnsLanes;
   /// Winograd F(2, T) along the phases' last dimension (option
   /// transpose-winograd): see winogradPhase and winogradOp.
   TransposeWinograd winograd;

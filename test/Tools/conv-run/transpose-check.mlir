@@ -19,6 +19,13 @@
 // RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_padded --check --seed 21 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// Columns lowering whose 21 (tap, co) columns (k7 x 3 channels) would
+// leave a third of two 16-lane vectors empty: on AVX-512 hosts the GEMM
+// runs along the pixels (X transposed, transpose-columns-lanes), on 2
+// threads the single item in row parts; batched with SAME's crops.
+// RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer with 160 frames whose 260 x 256 kernel transpose is
 // split over the threads (into a 272-column buffer).
 // Kernels of at least 256K elements: the taps relaid out by vectorized
@@ -154,6 +161,20 @@ func.func @columns_threaded_kernel_transpose(%x: tensor<1x160x260xf32>, %k: tens
          strides = [64] dilation_rate = [1]
          : tensor<1x160x260xf32>, tensor<256x1x260xf32> -> tensor<1x10432x1xf32>
   return %y : tensor<1x10432x1xf32>
+}
+
+func.func @columns_lanes_1d(%x: tensor<1x64x16xf32>, %k: tensor<7x3x16xf32>) -> tensor<1x134x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2] dilation_rate = [1] output_padding = [1]
+         : tensor<1x64x16xf32>, tensor<7x3x16xf32> -> tensor<1x134x3xf32>
+  return %y : tensor<1x134x3xf32>
+}
+
+func.func @columns_lanes_batch(%x: tensor<2x48x32xf32>, %k: tensor<7x3x32xf32>) -> tensor<2x96x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2] dilation_rate = [1]
+         : tensor<2x48x32xf32>, tensor<7x3x32xf32> -> tensor<2x96x3xf32>
+  return %y : tensor<2x96x3xf32>
 }
 
 func.func @columns_swapped_batch(%x: tensor<2x8x64xf32>, %k: tensor<128x1x64xf32>) -> tensor<2x352x1xf32> {

@@ -278,6 +278,11 @@ struct TransposeLoweringOptions {
   /// over the whole batch instead of batch blocks (docs/Lowering.md §3.9),
   /// whose 2 items would leave too few rows.
   bool batchRows = false;
+  /// The f32 lanes of the code generator's vectors (0: unknown). The
+  /// columns lowering transposes X when its (tap, co) columns would leave a
+  /// fifth or more of their vectors' lanes empty and the pixels would not
+  /// (docs/Lowering.md §3.6).
+  int64_t columnsLanes = 0;
   /// Phases with 2 or 3 taps along their last spatial dimension (no
   /// dilation there), channels last, f32, at least 16 input and output
   /// channels and 4 outputs along that dimension, compute each pair of

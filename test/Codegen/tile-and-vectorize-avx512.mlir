@@ -145,6 +145,25 @@ func.func @transpose_wide_tiles(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x64x32x
 
 // -----
 
+// 48 output channels (3 vectors) with 32 vector registers: register tiles
+// of up to 8 output positions x 3 vectors (12-position rows as 2 x 6), not
+// 8 x 2 vectors and a peeled 8 x 1 tile.
+// CHECK-LABEL: func.func @transpose_three_vectors
+// CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c1
+// CHECK:             arith.mulf {{.*}} : vector<6x48xf32>
+// CHECK-NOT:     vector<{{[0-9]+}}x32xf32>
+// CHECK-NOT:     vector<{{[0-9]+}}x16xf32>
+// CHECK:         return
+func.func @transpose_three_vectors(%x: tensor<1x8x12x32xf32>, %k: tensor<2x2x48x32xf32>) -> tensor<1x16x24x48xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x8x12x32xf32>, tensor<2x2x48x32xf32> -> tensor<1x16x24x48xf32>
+  return %y : tensor<1x16x24x48xf32>
+}
+
+// -----
+
 // 8-long phase rows with 4-vector tiles: 4 + 4 rather than 6 + 2 (a 4 x 4
 // tile has the accumulators of an 8 x 2 one, so both run at full speed by
 // chooseRows's model, and the count without a remainder tile wins: no

@@ -26,6 +26,10 @@
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 | FileCheck %s --check-prefix=F32
+// DCGAN's RGB layer in small (4x4 taps x 3 channels = 48 columns: 3-vector
+// register tiles with AVX-512), 1 and 2 threads.
+// RUN: conv-run %s --entry columns_rgb --check --seed 27 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_rgb --check --seed 27 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer with 160 frames whose 260 x 256 kernel transpose is
 // split over the threads (into a 272-column buffer).
 // Kernels of at least 256K elements: the taps relaid out by vectorized
@@ -175,6 +179,13 @@ func.func @columns_lanes_batch(%x: tensor<2x48x32xf32>, %k: tensor<7x3x32xf32>) 
          strides = [2] dilation_rate = [1]
          : tensor<2x48x32xf32>, tensor<7x3x32xf32> -> tensor<2x96x3xf32>
   return %y : tensor<2x96x3xf32>
+}
+
+func.func @columns_rgb(%x: tensor<2x8x8x32xf32>, %k: tensor<4x4x3x32xf32>) -> tensor<2x16x16x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x8x8x32xf32>, tensor<4x4x3x32xf32> -> tensor<2x16x16x3xf32>
+  return %y : tensor<2x16x16x3xf32>
 }
 
 func.func @columns_swapped_batch(%x: tensor<2x8x64xf32>, %k: tensor<128x1x64xf32>) -> tensor<2x352x1xf32> {

@@ -2610,7 +2610,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
   /// The f32 lanes of the code generator's vectors (option
-  /// transpose-columns-lanes; 0: unknown): see columnsTransposeX.
+  /// transpose-columns-lanes; 0: unknown): see columnsFillLanesPoorly.
   int64_t columnsLanes;
   /// Winograd F(2, T) along the phases' last dimension (option
   /// transpose-winograd): see winogradPhase and winogradOp.

@@ -237,6 +237,10 @@ private:
                     unsigned index);
   /// Elements of `elementType` per native vector.
   int64_t lanes(Type elementType) const;
+  /// The target's vector registers (num-vector-registers, or the host's).
+  unsigned vectorRegisters() const {
+    return numVectorRegisters ? numVectorRegisters : host.numRegisters;
+  }
   int64_t threadCount() const;
   HostVectorInfo host;
   /// Operands already copied to a conflict-free row pitch.
@@ -377,7 +381,7 @@ int64_t TileAndVectorize::lanes(Type elementType) const {
 
 RegisterTile TileAndVectorize::registerTile(Type accType,
                                             int64_t defaultChunk) const {
-  unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+  unsigned regs = vectorRegisters();
   RegisterTile t;
   int64_t vectors = registerTileVectors ? registerTileVectors : 2;
   t.cols = vectors * lanes(accType);
@@ -399,7 +403,7 @@ bool TileAndVectorize::widenRegisterTile(RegisterTile &t, Type accType,
                                          int64_t colExtent) const {
   if (registerTileRows || registerTileVectors || !accType.isF32())
     return false;
-  unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+  unsigned regs = vectorRegisters();
   if ((static_cast<int64_t>(regs) - 4 - 1) / 4 < kWideTileRows ||
       colExtent < 4 * lanes(accType))
     return false;
@@ -690,8 +694,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         ranges[0] * ranges[co] % lanes(accType) == 0 &&
         ranges[ci] <= kMaxRegisterTileRows) {
       int64_t perVector = lanes(accType) / ranges[co];
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
+      unsigned regs = vectorRegisters();
       // Half the registers hold accumulators (ci rows of `vectors`); the
       // rest the column operands, the read input rows and their shuffles
       // (ResNeXt's 4 x 4 groups: 16 accumulators 56 GFLOP/s with 1 thread,
@@ -1100,8 +1103,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // 3x3: 47 -> 57 GFLOP/s with 1 thread). (Lane-group tiles have all
     // the rows already.)
     if (!laneGroups) {
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
+      unsigned regs = vectorRegisters();
       int64_t cols = std::min(inner[co], ranges[co]);
       int64_t colVectors =
           std::max<int64_t>(1, (cols + lanes(accType) - 1) / lanes(accType));
@@ -1193,7 +1195,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t perVector =
         std::max<int64_t>(1, lanes(accType) / std::max<int64_t>(1, ranges[co]));
     // (Three quarters of the registers: 12 of AVX2's 16.)
-    unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+    unsigned regs = vectorRegisters();
     int64_t maxAccumulators =
         std::min<int64_t>(kMaxTapRowAccumulators, int64_t(regs) * 3 / 4);
     int64_t vectors = std::clamp<int64_t>(
@@ -1288,13 +1290,10 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // call pairs, 1 thread, Emerald Rapids): DCGAN 32x32x64 -> 64x64x3
     // +9-11 %.
     if (!wide && !pairs && !registerTileRows && !registerTileVectors &&
-        accType.isF32() && ranges[co] == 3 * lanes(accType)) {
-      unsigned regs =
-          numVectorRegisters ? numVectorRegisters : host.numRegisters;
-      if (regs >= 32) {
-        t.cols = 3 * lanes(accType);
-        t.rows = 8;
-      }
+        accType.isF32() && ranges[co] == 3 * lanes(accType) &&
+        vectorRegisters() >= 32) {
+      t.cols = 3 * lanes(accType);
+      t.rows = 8;
     }
     // Without AVX-512 (AVX2: 2-vector tiles of up to 6 rows) single-tap
     // phases reduce 4 input channels a step too (rows along the batch
@@ -1476,7 +1475,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     int64_t n = (numLoops - 4) / 2;
     int64_t co = n + 1, cio = numLoops - 1;
     channelsLast = true;
-    unsigned regs = numVectorRegisters ? numVectorRegisters : host.numRegisters;
+    unsigned regs = vectorRegisters();
     int64_t rows = registerTileRows
                        ? int64_t(registerTileRows)
                        : std::clamp<int64_t>(int64_t(regs) - 2, 1, 8);

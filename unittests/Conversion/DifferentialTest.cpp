@@ -181,6 +181,23 @@ bool setActivationShapes(BackpropFilterSpec &s, int64_t batch, int64_t cin,
   return true;
 }
 
+/// Appends a spatial dimension to `s` and `spatialIn`: kernel size `k`,
+/// `stride`, `dil`ation, an input size from the effective kernel size to
+/// `slack` more and, with explicit padding, pads of 0-2 on either side
+/// (drawn from `rng` in that order).
+void addSpatialDim(BackpropFilterSpec &s, Shape &spatialIn, std::mt19937 &rng,
+                   int64_t k, int64_t stride, int64_t dil, int64_t slack) {
+  int64_t keff = effectiveKernelSize(k, dil);
+  spatialIn.push_back(uniform(rng, keff, keff + slack));
+  s.filterShape.push_back(k);
+  s.attrs.strides.push_back(stride);
+  s.attrs.dilations.push_back(dil);
+  if (s.attrs.padding == FilterPadding::Explicit) {
+    s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+    s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
+  }
+}
+
 BackpropFilterSpec randomBackpropFilter(std::mt19937 &rng) {
   while (true) {
     BackpropFilterSpec s;
@@ -1002,15 +1019,7 @@ TEST(Differential, BackpropFilterBF16Pairs) {
       int64_t k = uniform(rng, 1, 3);
       int64_t dil = rng() % 4 == 0 ? 2 : 1;
       int64_t st = rng() % 3 == 0 ? 2 : 1;
-      int64_t keff = effectiveKernelSize(k, dil);
-      s.filterShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(dil);
-      spatialIn.push_back(uniform(rng, keff, keff + (n == 3 ? 5 : 12)));
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-      }
+      addSpatialDim(s, spatialIn, rng, k, st, dil, n == 3 ? 5 : 12);
     }
     s.filterShape.push_back(cin);
     s.filterShape.push_back(cout);
@@ -1176,15 +1185,7 @@ TEST(Differential, BackpropFilterLaneGroups) {
       int64_t k = uniform(rng, 1, 3);
       int64_t dil = rng() % 4 == 0 ? 2 : 1;
       int64_t st = rng() % 3 == 0 ? 2 : 1;
-      int64_t keff = effectiveKernelSize(k, dil);
-      spatialIn.push_back(uniform(rng, keff, keff + (n == 3 ? 5 : 20)));
-      s.filterShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(dil);
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-      }
+      addSpatialDim(s, spatialIn, rng, k, st, dil, n == 3 ? 5 : 20);
     }
     s.filterShape.push_back(cf);
     s.filterShape.push_back(groups * co);
@@ -1227,18 +1228,10 @@ TEST(Differential, BackpropFilterTapRows) {
       int64_t k = isLast ? last : uniform(rng, 1, 3);
       int64_t dil = rng() % 3 == 0 ? 2 : 1;
       int64_t st = !isLast && rng() % 3 == 0 ? 2 : 1;
-      int64_t keff = effectiveKernelSize(k, dil);
-      spatialIn.push_back(uniform(rng, keff,
-                                  keff + (isLast   ? 36
-                                          : n == 3 ? 4
-                                                   : 8)));
-      s.filterShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(dil);
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-      }
+      addSpatialDim(s, spatialIn, rng, k, st, dil,
+                    isLast   ? 36
+                    : n == 3 ? 4
+                             : 8);
     }
     s.filterShape.push_back(cf);
     s.filterShape.push_back(groups * co);
@@ -1292,15 +1285,7 @@ TEST(Differential, BackpropFilterDepthwise) {
       int64_t k = uniform(rng, 1, n == 1 ? 5 : 3);
       int64_t dil = rng() % 4 == 0 ? 2 : 1;
       int64_t st = rng() % 3 == 0 ? 2 : 1;
-      int64_t keff = effectiveKernelSize(k, dil);
-      spatialIn.push_back(uniform(rng, keff, keff + (n == 3 ? 5 : 16)));
-      s.filterShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(dil);
-      if (s.attrs.padding == FilterPadding::Explicit) {
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-        s.attrs.explicitPaddings.push_back(uniform(rng, 0, 2));
-      }
+      addSpatialDim(s, spatialIn, rng, k, st, dil, n == 3 ? 5 : 16);
     }
     s.filterShape.push_back(1);
     s.filterShape.push_back(channels);

@@ -326,6 +326,47 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                           offsets, sizes, strides);
   }
 
+  /// The scf.forall of a filter gradient's taps: one iteration per split-K
+  /// part (splitCount > 1, §2.3; the first dimension), per tap of the first
+  /// `lead` kernel dimensions, and per channel part (parts > 1; the last
+  /// dimension), with `dw` as its shared output. The insertion point moves
+  /// to the start of its body, and `window` and `dy` become the iteration's
+  /// split-K part.
+  struct TapForall {
+    scf::ForallOp op;
+    SmallVector<Value> taps; // the tap induction variables
+    Value part, split;       // null without channel / split-K parts
+    Value iter;              // the shared output
+  };
+  static TapForall createTapForall(PatternRewriter &rewriter, Location loc,
+                                   const convgen::BackpropFilterGeometry &g,
+                                   int64_t lead, int64_t splitCount,
+                                   int64_t parts, Value dw, Value &window,
+                                   Value &dy) {
+    SmallVector<OpFoldResult> counts;
+    if (splitCount > 1)
+      counts.push_back(rewriter.getIndexAttr(splitCount));
+    for (int64_t d = 0; d < lead; ++d)
+      counts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
+    if (parts > 1)
+      counts.push_back(rewriter.getIndexAttr(parts));
+    TapForall f;
+    f.op = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dw},
+                                 std::nullopt);
+    rewriter.setInsertionPointToStart(f.op.getBody());
+    f.taps = llvm::to_vector(f.op.getInductionVars());
+    if (parts > 1)
+      f.part = f.taps.pop_back_val();
+    if (splitCount > 1) {
+      f.split = f.taps.front();
+      f.taps.erase(f.taps.begin());
+      window = partSlice(rewriter, loc, window, f.split);
+      dy = partSlice(rewriter, loc, dy, f.split);
+    }
+    f.iter = f.op.getRegionIterArgs()[0];
+    return f;
+  }
+
   /// Flags the zero-padding tensor.pad that `window` is a view of (through
   /// block and part slices and the split-K parts' reshape) as read in its
   /// padding (kReadsPaddingAttrName): its slices keep reading the padded
@@ -386,27 +427,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     Value partIv, splitIv;
     Value iter = dw;
     if (lead > 0) {
-      SmallVector<OpFoldResult> counts;
       // Split-K (lowerInParts): the parts lead the forall dimensions.
-      if (splitCount > 1)
-        counts.push_back(rewriter.getIndexAttr(splitCount));
-      for (int64_t d = 0; d < lead; ++d)
-        counts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
-      if (parts > 1)
-        counts.push_back(rewriter.getIndexAttr(parts));
-      forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dw},
-                                     std::nullopt);
-      rewriter.setInsertionPointToStart(forall.getBody());
-      ivs = llvm::to_vector(forall.getInductionVars());
-      if (parts > 1)
-        partIv = ivs.pop_back_val();
-      if (splitCount > 1) {
-        splitIv = ivs.front();
-        ivs.erase(ivs.begin());
-        window = partSlice(rewriter, loc, window, splitIv);
-        dy = partSlice(rewriter, loc, dy, splitIv);
-      }
-      iter = forall.getRegionIterArgs()[0];
+      TapForall f = createTapForall(rewriter, loc, g, lead, splitCount, parts,
+                                    dw, window, dy);
+      forall = f.op;
+      ivs = std::move(f.taps);
+      partIv = f.part;
+      splitIv = f.split;
+      iter = f.iter;
     }
     assert((splitCount == 1 || lead > 0) &&
            "split-K parts in the forall need leading taps");
@@ -1356,29 +1384,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // One iteration per leading tap (with split-K parts, §2.3: per part
     // and leading tap, the parts first; with group parts, those last).
-    SmallVector<OpFoldResult> leadCounts;
-    if (splitCount > 1)
-      leadCounts.push_back(rewriter.getIndexAttr(splitCount));
-    for (int64_t d = 0; d + 1 < n; ++d)
-      leadCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
-    if (groupParts > 1)
-      leadCounts.push_back(rewriter.getIndexAttr(groupParts));
-    auto forall = scf::ForallOp::create(rewriter, loc, leadCounts,
-                                        ValueRange{dw}, std::nullopt);
-    rewriter.setInsertionPointToStart(forall.getBody());
-    SmallVector<Value> ivs(forall.getInductionVars());
-    Value iter = forall.getRegionIterArgs()[0];
-    Value splitIv;
-    if (splitCount > 1) {
-      splitIv = ivs.front();
-      ivs.erase(ivs.begin());
-      window = partSlice(rewriter, loc, window, splitIv);
-      dy = partSlice(rewriter, loc, dy, splitIv);
-    }
+    TapForall f = createTapForall(rewriter, loc, g, n - 1, splitCount,
+                                  groupParts, dw, window, dy);
+    scf::ForallOp forall = f.op;
+    SmallVector<Value> ivs = std::move(f.taps);
+    Value iter = f.iter, splitIv = f.split;
     int64_t width = partGroups * coPer;
     OpFoldResult coOffset = rewriter.getIndexAttr(0);
     if (groupParts > 1) {
-      Value part = ivs.pop_back_val();
+      Value part = f.part;
       AffineExpr p0 = rewriter.getAffineDimExpr(0);
       coOffset = affine::makeComposedFoldedAffineApply(rewriter, loc,
                                                        p0 * width, {part});
@@ -1638,41 +1652,26 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     int64_t width = rowSplit ? g.outChannels : g.outChannels / parts;
     int64_t rowsPer =
         rowSplit ? g.filterInChannels / parts : g.filterInChannels;
-    SmallVector<OpFoldResult> tapCounts;
-    if (splitCount > 1)
-      tapCounts.push_back(rewriter.getIndexAttr(splitCount));
-    for (int64_t d = 0; d < n; ++d)
-      tapCounts.push_back(rewriter.getIndexAttr(g.filterSpatial[d]));
-    if (parts > 1)
-      tapCounts.push_back(rewriter.getIndexAttr(parts));
-    auto forall = scf::ForallOp::create(rewriter, loc, tapCounts,
-                                        ValueRange{dw}, std::nullopt);
-    rewriter.setInsertionPointToStart(forall.getBody());
-    SmallVector<Value> ivs(forall.getInductionVars());
-    Value splitIv;
-    if (splitCount > 1) {
-      splitIv = ivs.front();
-      ivs.erase(ivs.begin());
-      window = partSlice(rewriter, loc, window, splitIv);
-      dy = partSlice(rewriter, loc, dy, splitIv);
-    }
+    TapForall f =
+        createTapForall(rewriter, loc, g, n, splitCount, parts, dw, window, dy);
+    scf::ForallOp forall = f.op;
+    SmallVector<Value> ivs = std::move(f.taps);
+    Value splitIv = f.split;
     OpFoldResult coOffset = rewriter.getIndexAttr(0);
     OpFoldResult ciOffset = rewriter.getIndexAttr(0);
     if (rowSplit) {
       ciOffset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, rewriter.getAffineDimExpr(0) * rowsPer,
-          {OpFoldResult(ivs.back())});
-      ivs.pop_back();
+          {OpFoldResult(f.part)});
     } else if (parts > 1) {
       coOffset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, rewriter.getAffineDimExpr(0) * width,
-          {OpFoldResult(ivs.back())});
-      ivs.pop_back();
+          {OpFoldResult(f.part)});
       dy = extractDimSlice(rewriter, loc, dy, channelDim(g.layout, n),
                            coOffset, width)
                .value;
     }
-    Value iter = forall.getRegionIterArgs()[0];
+    Value iter = f.iter;
 
     // Strided slice of the window for this tap.
     int64_t rank = n + 2;

@@ -1125,6 +1125,18 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return forall.getResult(0);
   }
 
+  /// The columns lowering's GEMM for one batch item: its rows (the input
+  /// pixels) and its columns (every (tap, output channel) pair).
+  static std::pair<int64_t, int64_t>
+  columnsGemmShape(const convgen::TransposeGeometry &g) {
+    int64_t pixels = 1, columns = g.outChannels;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
+      pixels *= g.inputSpatial[d];
+      columns *= g.kernelSpatial[d];
+    }
+    return {pixels, columns};
+  }
+
   /// Few output channels: a phase or tap contraction would have only Cout
   /// (<= 4) vector columns. Its columns are all (tap, co) pairs instead
   /// when they make at least two vectors' worth.
@@ -1137,11 +1149,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// back (Y^T = K X^T, vectors along the pixels): (Cin + columns) * pixels
   /// values per item against Cin * columns once. Whether it does the latter.
   static bool columnsTransposeX(const convgen::TransposeGeometry &g) {
-    int64_t pixels = 1, columns = g.outChannels;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      pixels *= g.inputSpatial[d];
-      columns *= g.kernelSpatial[d];
-    }
+    auto [pixels, columns] = columnsGemmShape(g);
     return g.batch * pixels * (g.inChannels + columns) <
            g.inChannels * columns;
   }
@@ -1166,11 +1174,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     constexpr int64_t kMinCin = 16;
     if (lanes <= 1 || g.inChannels < kMinCin)
       return false;
-    int64_t pixels = 1, columns = g.outChannels;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d) {
-      pixels *= g.inputSpatial[d];
-      columns *= g.kernelSpatial[d];
-    }
+    auto [pixels, columns] = columnsGemmShape(g);
     auto padded = [&](int64_t v) { return llvm::divideCeil(v, lanes) * lanes; };
     return 5 * (padded(columns) - columns) >= padded(columns) &&
            16 * (padded(pixels) - pixels) <= padded(pixels);
@@ -1201,14 +1205,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto kType = cast<RankedTensorType>(kernel.getType());
     auto outType = cast<RankedTensorType>(out.getType());
     Type accType = outType.getElementType();
-    int64_t cin = g.inChannels, cout = g.outChannels, taps = 1;
-    for (int64_t d = 0; d < n; ++d)
-      taps *= g.kernelSpatial[d];
-    int64_t columns = taps * cout;
-
-    int64_t pixels = 1;
-    for (int64_t d = 0; d < n; ++d)
-      pixels *= g.inputSpatial[d];
+    int64_t cin = g.inChannels, cout = g.outChannels;
+    auto [pixels, columns] = columnsGemmShape(g);
     Type kElemType = kType.getElementType();
     Type xElemType = cast<RankedTensorType>(input.getType()).getElementType();
 

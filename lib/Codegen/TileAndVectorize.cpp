@@ -140,10 +140,11 @@ constexpr int64_t kMaxTapRowAccumulators = 24;
 /// rows, 24 measured as 16.)
 constexpr int64_t kTapRowPrefetchDistance = 16;
 
-/// The loop dimension of a tap-row tile (kRoleDwTapRow) whose register-tile
-/// loop is unrolled (fully, before vectorization: the taps' accumulators
-/// then live in registers across the reduction loops together).
-constexpr llvm::StringLiteral kUnrollTapsDimAttr = "conv.unroll_taps_dim";
+/// The loop dimensions of a tap-row or tap-plane tile (kRoleDwTapRow,
+/// kRoleDwDepthwisePlane) whose register-tile loops are unrolled (fully, before
+/// vectorization: the taps' accumulators then live in registers across the
+/// reduction loops together).
+constexpr llvm::StringLiteral kUnrollTapsDimAttr = "conv.unroll_taps_dims";
 /// Marks tiles whose register tiles' innermost reduction loop gets
 /// conv.prefetch_rows (see tileOne).
 constexpr llvm::StringLiteral kPrefetchRowsOpAttr = "conv.prefetch_rows_op";
@@ -1234,8 +1235,47 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = k + 1; d < numLoops; ++d)
       innerInterchange.push_back(d);
     innerInterchange.push_back(k);
-    op->setAttr(kUnrollTapsDimAttr, rewriter.getI64IntegerAttr(k));
+    op->setAttr(kUnrollTapsDimAttr, rewriter.getDenseI64ArrayAttr({k}));
     colsDim = -1;
+  } else if (role.getValue() == kRoleDwDepthwisePlane) {
+    // Depthwise tap planes (docs/Lowering.md §2.9): loops [c, k0, k1, b,
+    // o_0..o_{n-3}, p, q]. A register tile holds all K0 x K1 taps of the
+    // most vectors of channels within kMaxTapRowAccumulators (3x3: 2
+    // vectors, 18 accumulators) and steps one input position at a time,
+    // the taps innermost and unrolled: each input vector is loaded once
+    // for its K0 x K1 FMAs.
+    int64_t c = 0, k0 = 1, k1 = 2;
+    channelsLast = true;
+    unsigned regs = vectorRegisters();
+    int64_t maxAccumulators =
+        std::min<int64_t>(kMaxTapRowAccumulators, int64_t(regs) * 3 / 4);
+    int64_t taps = std::max<int64_t>(1, ranges[k0] * ranges[k1]);
+    int64_t vectors = std::max<int64_t>(1, maxAccumulators / taps);
+    if (registerTileVectors > 0)
+      vectors = registerTileVectors;
+    int64_t cols =
+        chooseCols(ranges[c], vectors * lanes(accType), lanes(accType));
+    outer[c] = cols >= ranges[c] ? 0 : cols;
+    // Channel blocks inside the rows, as for tap rows.
+    if (outer[c]) {
+      for (int64_t d = k1 + 1; d + 1 < numLoops; ++d) {
+        outer[d] = 1;
+        interchange.push_back(d);
+      }
+      for (int64_t d : {c, k0, k1, numLoops - 1})
+        interchange.push_back(d);
+    }
+    inner[c] = cols;
+    inner[k0] = 1;
+    inner[k1] = 1;
+    for (int64_t d = k1 + 1; d < numLoops; ++d)
+      inner[d] = 1;
+    innerInterchange = {c};
+    for (int64_t d = k1 + 1; d < numLoops; ++d)
+      innerInterchange.push_back(d);
+    innerInterchange.append({k0, k1});
+    op->setAttr(kUnrollTapsDimAttr, rewriter.getDenseI64ArrayAttr({k0, k1}));
+    colsDim = c;
   } else if (role.getValue() == kRoleTransposePhase) {
     // The output slice that clipPhaseTaps finds the tiles' rows from.
     if (op->hasAttr(kPhaseWindowAttrName)) {
@@ -2326,9 +2366,9 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     unrollDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     op->removeAttr(kUnrollDimsAttr);
   }
-  int64_t unrollTapsDim = -1;
-  if (auto dim = op->getAttrOfType<IntegerAttr>(kUnrollTapsDimAttr)) {
-    unrollTapsDim = dim.getInt();
+  SmallVector<int64_t> unrollTapsDims;
+  if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kUnrollTapsDimAttr)) {
+    unrollTapsDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     op->removeAttr(kUnrollTapsDimAttr);
   }
   // Tap clipping (clipPhaseTaps): the first output row of this tile along
@@ -2431,21 +2471,24 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                           rewriter.getUnitAttr());
   tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   peelLoops(rewriter, loops);
-  // Tap rows: the taps' loop (static, one tap a step) unrolled, each copy
-  // of the tile marked as the tile was.
-  if (unrollTapsDim >= 0 && !fillInner) {
+  // Tap rows and planes: the taps' loops (static, one tap a step) unrolled,
+  // the innermost first, each copy of the tile marked as the tile was.
+  if (!unrollTapsDims.empty() && !fillInner) {
     SmallVector<int64_t> dims =
         tiledLoopDims(loops, sizes.asArrayRef(), innerInterchange);
     Operation *positions = nullptr;
-    scf::ForOp taps;
+    SmallVector<scf::ForOp> taps;
     for (auto [loop, d] : llvm::zip(loops, dims)) {
-      if (d == unrollTapsDim)
-        taps = dyn_cast<scf::ForOp>(loop.getOperation());
-      else
+      if (llvm::is_contained(unrollTapsDims, d)) {
+        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+          taps.push_back(forOp);
+      } else {
         positions = loop.getOperation();
+      }
     }
-    if (taps && failed(loopUnrollFull(taps)))
-      return failure();
+    for (scf::ForOp tapLoop : llvm::reverse(taps))
+      if (failed(loopUnrollFull(tapLoop)))
+        return failure();
     // Its loop over the window positions prefetches the rows that it reads
     // kTapRowPrefetchDistance positions ahead (conv-cpu-lower-vectors,
     // `prefetch`): each position reads one new line of the window and of

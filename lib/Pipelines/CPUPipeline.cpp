@@ -121,6 +121,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     if (options.dwTapRows == TapRows::On ||
         (options.dwTapRows == TapRows::Auto && host.twoZmmFMAUnits))
       convOptions.dwTapRowLanes = host.vectorBits / 32;
+    // Depthwise tap planes (docs/Lowering.md §2.9).
+    if (options.dwTapPlanes)
+      convOptions.dwTapPlaneLanes = host.vectorBits / 32;
     // 16-bit ops as f32 ops between conversions (bf16 transposes stay
     // bf16 for vdpbf16ps).
     convOptions.widen16BitOperands = true;

@@ -98,7 +98,9 @@ std::string CompileOptions::str() const {
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " bf16-dot=" + bf16Dot + " dw-tap-rows=" + dwTapRows +
          " prefetch=" + (prefetch ? "1" : "0") +
-         " direct-rows=" + (directRows ? "1" : "0") + " winograd=" + winograd +
+         " direct-rows=" + (directRows ? "1" : "0") +
+         " dw-tap-planes=" + (dwTapPlanes ? "1" : "0") +
+         " winograd=" + winograd +
          " num-threads=" + std::to_string(numThreads) +
          " min-parallel-flops=" + formatG(minParallelFlops) +
          " compile-threads=" + std::to_string(compileThreads);
@@ -773,6 +775,7 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.directRows = options.directRows;
+  pipelineOptions.dwTapPlanes = options.dwTapPlanes;
   pipelineOptions.winograd = options.winograd;
   auto bf16Dot = parseAutoOnOff<conv::BF16Dot>("bf16-dot", options.bf16Dot);
   if (!bf16Dot)

@@ -154,7 +154,8 @@ cl::opt<std::string> compare(
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
              "transpose-per-tap, bf16-dot, dw-tap-rows, prefetch (0 or 1), "
-             "direct-rows (0 or 1), winograd (auto, on, off), num-threads, "
+             "direct-rows (0 or 1), dw-tap-planes (0 or 1), winograd (auto, "
+             "on, off), num-threads, "
              "compile-threads), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
@@ -295,10 +296,13 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.numThreads = unsigned(number);
     else if (key == "compile-threads")
       options.compileThreads = unsigned(number);
-    else if (key == "prefetch" || key == "direct-rows") {
+    else if (key == "prefetch" || key == "direct-rows" ||
+             key == "dw-tap-planes") {
       if (number > 1)
         return error("expected 0 or 1");
-      (key == "prefetch" ? options.prefetch : options.directRows) = number == 1;
+      (key == "prefetch"      ? options.prefetch
+       : key == "direct-rows" ? options.directRows
+                              : options.dwTapPlanes) = number == 1;
     } else
       return error("unknown option '" + key.str() + "'");
   }

@@ -725,7 +725,8 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "dw-tap-rows=auto prefetch=1 direct-rows=1 winograd=auto "
+            "dw-tap-rows=auto prefetch=1 direct-rows=1 dw-tap-planes=1 "
+            "winograd=auto "
             "num-threads=0 "
             "min-parallel-flops=4e+06 compile-threads=0");
   // Every option is part of the cache key.
@@ -744,6 +745,9 @@ TEST(JitTest, BuildModuleText) {
   CompileOptions packedRows;
   packedRows.directRows = false;
   EXPECT_NE(packedRows.str(), CompileOptions().str());
+  CompileOptions noTapPlanes;
+  noTapPlanes.dwTapPlanes = false;
+  EXPECT_NE(noTapPlanes.str(), CompileOptions().str());
 }
 
 TEST(JitTest, RejectsAnUnknownBF16DotValue) {

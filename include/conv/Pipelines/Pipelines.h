@@ -114,6 +114,14 @@ struct ConvCPUPipelineOptions
                      "the next input and out_backprop rows in 1x1 and 1-D "
                      "filter gradients with whole-dW tiles"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> dwTapPlanes{
+      *this, "dw-tap-planes",
+      llvm::cl::desc("Depthwise channels-last f32 filter gradients with "
+                     "stride 1 along their last two spatial dimensions "
+                     "contract all the taps of the last two kernel "
+                     "dimensions together, each input vector loaded once "
+                     "for all of them (docs/Lowering.md §2.9)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> directRows{
       *this, "direct-rows",
       llvm::cl::desc("With optimize: the register tiles of tiny-Cin filter "

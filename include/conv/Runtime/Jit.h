@@ -99,6 +99,10 @@ struct CompileOptions {
   /// fused read their runs of k * Cin input values from the input itself
   /// (false: each cache block first copies them into a scratch pack).
   bool directRows = true;
+  /// Depthwise filter gradients contract all the taps of their last two
+  /// kernel dimensions together where those have stride 1
+  /// (docs/Lowering.md §2.9).
+  bool dwTapPlanes = true;
   /// Transposed-convolution phases with 2 or 3 taps along their last
   /// spatial dimension compute its output pairs with Winograd's F(2, 2) /
   /// F(2, 3) (docs/Lowering.md §3.10), and stride-1 filter gradients with

@@ -208,6 +208,13 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
 constexpr int64_t kMinBlockFlops = int64_t(1) << 20;
 constexpr int64_t kMinThreadedBlockFlops = int64_t(16) << 20;
 
+/// The most taps in a tap plane (lowerTapPlanes) with 16-lane vectors, one
+/// accumulator each at least; half with 8 lanes (AVX2's 16 registers: 3x3).
+/// (5x5 kernels, 25 accumulators, ran 1.6x faster with 1 thread, 240
+/// channels on Emerald Rapids, but took 440 ms to compile: their five
+/// regions of 25 unrolled taps each.)
+constexpr int64_t kMaxTapPlaneTaps = 24;
+
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToLinalg(MLIRContext *ctx,
                          const BackpropFilterLoweringOptions &options)
@@ -216,7 +223,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         splitMaxBytes(options.splitMaxBytes),
         splitTapsMaxBytes(options.splitTapsMaxBytes), threads(options.threads),
         bf16Pairs(options.bf16Pairs), cutLongRows(options.cutLongRows),
-        tapRowLanes(options.tapRowLanes) {}
+        tapRowLanes(options.tapRowLanes), tapPlaneLanes(options.tapPlaneLanes) {
+  }
 
   /// Largest input window + out_backprop block (bytes) one pass of the taps
   /// works on; 0: no reduction blocks.
@@ -248,6 +256,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// The f32 lanes of the lane-group tiles that tap rows are lowered for
   /// (0: none; see lowerTapRows).
   int64_t tapRowLanes;
+
+  /// The f32 lanes of the vectors that depthwise tap planes are lowered
+  /// for (0: none; see lowerTapPlanes).
+  int64_t tapPlaneLanes;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -970,7 +982,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // 56x56x64 slices (1.7 MB a row with the window's 3 depth rows) ran
     // each of their 27 taps over the whole slice from the L3; in 8-row
     // blocks that fit the L2 (see docs/Lowering.md §2.2).
-    if (budget < rowBytes && g.numSpatialDims >= 3) {
+    // Tap planes (lowerTapPlanes) keep their last two spatial dimensions
+    // whole: blocks of rows of the first of a 3-D layer, else single items.
+    bool planes = tapPlanesApply(g);
+    if (planes && g.numSpatialDims < 3) {
+      plan.kind = BlockPlan::Items;
+      plan.size = 1;
+      return plan;
+    }
+    if (budget < rowBytes && g.numSpatialDims >= 3 && !planes) {
       int64_t sdim1 = spatialDim(g.layout, 1);
       // (One output row of the first dimension reads its window span.)
       int64_t span0 = convgen::windowSpan(1, g.strides[0], g.filterSpatial[0],
@@ -1035,15 +1055,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // join (WaveNet's 1-D k2 layers on 2 threads: 89 blocks of 942
     // positions before, 3 L3 blocks now; alternating binaries, 8 rounds,
     // Zen 3: +13 % and +11 % (dilated)).
-    bool tapPerThread = threadedTaps && threads > 1 && numTaps(g) <= threads;
+    // Tap planes sum their regions block by block: their blocks must not
+    // depend on the thread count, or neither would the order of the sums
+    // (the other lowerings' blocks only cut one sequence of sums).
+    bool threadedBlocks = threadedTaps && threads > 1 && !tapPlanesApply(g);
+    bool tapPerThread = threadedBlocks && numTaps(g) <= threads;
     if (smallFilterBlockBytes > 0 && numTaps(g) > 1 && !tapPerThread &&
         tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {
       BlockPlan small =
           planBlocks(g, windowType, dyType, smallFilterBlockBytes,
-                     threadedTaps && threads > 1 ? kMinThreadedBlockFlops
-                                                 : kMinBlockFlops);
+                     threadedBlocks ? kMinThreadedBlockFlops : kMinBlockFlops);
       if (!small.remainder || plan.remainder)
         plan = small;
     }
@@ -1262,7 +1285,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                        const convgen::BackpropFilterGeometry &g,
                        ArrayRef<Value> ivs, ArrayRef<OpFoldResult> rowStarts,
                        Value &x, Value &dy, bool keepLast = false,
-                       bool lastByCaller = false) const {
+                       int64_t byCaller = 0) const {
     int64_t n = g.numSpatialDims;
     bool interior = true;
     // Blocks of rows: `g.outSpatial[d]` rows from output row `rowStarts[d]`
@@ -1277,8 +1300,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         interior &= !tapsReadPadding(g, d);
     }
     for (int64_t d = blocked; d < n; ++d) {
-      // (Tap rows cut their last dimension themselves: lowerTapRows.)
-      if (lastByCaller && d == n - 1)
+      // (Tap rows and planes handle their last one or two dimensions
+      // themselves: lowerTapRows, lowerTapPlanes.)
+      if (d >= n - byCaller)
         continue;
       bool cut =
           tapsCutPadding(g, d) &&
@@ -1406,7 +1430,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     }
     Value x = tapWindow(rewriter, loc, g, window, ivs);
     if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
-                         /*keepLast=*/false, /*lastByCaller=*/true))
+                         /*keepLast=*/false, /*byCaller=*/1))
       flagReadsPadding(rewriter, window);
 
     // The leading tap's [K, Cf, Cout] rows of dW (of its group part).
@@ -1502,6 +1526,267 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(rewriter, loc, rows, iter, wOffsets,
+                                          wSizes, wStrides);
+    rewriter.setInsertionPointAfter(forall);
+    return forall.getResult(0);
+  }
+
+  /// Whether tap planes (lowerTapPlanes) apply to `g`: a depthwise
+  /// channels-last layer (one input and one output channel a group) of
+  /// whole vectors of channels, the last two spatial dimensions with stride
+  /// 1 and padding of at most the kernel's span on either side, at most
+  /// kMaxTapPlaneTaps taps in the plane (an accumulator each), and an
+  /// interior of input positions whose taps all read out_backprop of at
+  /// least three quarters of the input along both dimensions. (The edge
+  /// strips cost a contraction each: conv-run --compare against per-tap
+  /// contractions, 1 thread, Emerald Rapids, 3x3 taps: 30x30 VALID 1.6x,
+  /// 14x14 SAME 1.3x, 8x8 SAME 1.04x; 12x12 VALID (interior 8) 1.1x, but
+  /// 7x7 SAME (interior 5) 0.67x and 5x5 0.6x.)
+  bool tapPlanesApply(const convgen::BackpropFilterGeometry &g) const {
+    int64_t n = g.numSpatialDims;
+    if (tapPlaneLanes <= 0 || g.groups <= 1 || g.filterInChannels != 1 ||
+        g.outChannels != g.groups || g.outChannels % tapPlaneLanes != 0 ||
+        g.layout != Layout::ChannelsLast || n < 2)
+      return false;
+    int64_t planeTaps = 1;
+    for (int64_t d = n - 2; d < n; ++d) {
+      int64_t k = g.filterSpatial[d], span = (k - 1) * g.dilations[d];
+      if (g.strides[d] != 1 || g.padBefore[d] > span ||
+          g.padAfterUsed[d] > span)
+        return false;
+      int64_t interior = g.inputSpatial[d] - (span - g.padBefore[d]) -
+                         (span - g.padAfterUsed[d]);
+      if (interior < 1 || 4 * interior < 3 * g.inputSpatial[d])
+        return false;
+      planeTaps *= k;
+    }
+    int64_t maxTaps =
+        tapPlaneLanes >= 16 ? kMaxTapPlaneTaps : kMaxTapPlaneTaps / 2;
+    return planeTaps >= 4 && planeTaps <= maxTaps;
+  }
+
+  /// Tap planes (docs/Lowering.md §2.9): a depthwise filter gradient whose
+  /// last two spatial dimensions have stride 1 contracts all the taps of
+  /// its last two kernel dimensions in one contraction per leading tap,
+  /// over the input positions (p, q) of those two dimensions:
+  ///   R[k0', k1', c] += X[b, o..., p, q, c] * dYp[b, o..., p + k0'*d0,
+  ///                                              q + k1'*d1, c]
+  /// where k' = K-1-k and, per dimension, dYp[j] = dY[j - L] (zero outside
+  /// dY), L = (K-1)*d - padBefore: tap k pairs input position x with output
+  /// position x + pb - k*d. Input positions x in [L, W - H), H = (K-1)*d -
+  /// padAfterUsed, read dY itself; the strips outside them along either
+  /// dimension (a position or two at each edge for SAME) are the same
+  /// contraction on a small zero-bordered copy of the dY rows they read.
+  /// The code generator's register tiles then load each input vector once
+  /// for all K0 * K1 taps (per tap, each tap's contraction loaded it again,
+  /// from the L2 or further once the block outgrew the L1). Returns null
+  /// where it does not apply.
+  Value lowerTapPlanes(PatternRewriter &rewriter, Location loc,
+                       const convgen::BackpropFilterGeometry &g, Value window,
+                       Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
+                       int64_t splitCount, bool pairs) const {
+    int64_t n = g.numSpatialDims;
+    auto dwType = cast<RankedTensorType>(dw.getType());
+    if (pairs || !tapPlanesApply(g) || !dwType.getElementType().isF32() ||
+        static_cast<int64_t>(rowStarts.size()) > n - 2)
+      return nullptr;
+    int64_t k0 = g.filterSpatial[n - 2], k1 = g.filterSpatial[n - 1];
+    int64_t d0 = g.dilations[n - 2], d1 = g.dilations[n - 1];
+    int64_t groups = g.groups;
+    Type accType = dwType.getElementType();
+    int64_t cdim = channelDim(g.layout, n);
+    MLIRContext *ctx = rewriter.getContext();
+
+    // Channel parts on threads, as the group parts of tap rows.
+    bool nested = insideForall(rewriter);
+    int64_t leading = numTaps(g) / (k0 * k1);
+    int64_t groupParts = 1;
+    if (!nested && splitCount == 1 && threads > 1) {
+      int64_t parts = threads / std::gcd(leading, threads);
+      if (parts > 1 && groups % parts == 0 &&
+          groups / parts % tapPlaneLanes == 0)
+        groupParts = parts;
+    }
+    int64_t partGroups = groups / groupParts;
+
+    // One iteration per leading tap (and split-K or group part); a 2-D
+    // layer's single plane on one thread needs no scf.forall.
+    bool direct = n == 2 && splitCount == 1 && groupParts == 1;
+    scf::ForallOp forall;
+    SmallVector<Value> ivs;
+    Value iter = dw, splitIv, part;
+    if (!direct) {
+      TapForall f = createTapForall(rewriter, loc, g, n - 2, splitCount,
+                                    groupParts, dw, window, dy);
+      forall = f.op;
+      ivs = std::move(f.taps);
+      iter = f.iter;
+      splitIv = f.split;
+      part = f.part;
+    }
+    int64_t width = partGroups;
+    OpFoldResult coOffset = rewriter.getIndexAttr(0);
+    if (groupParts > 1) {
+      AffineExpr p0 = rewriter.getAffineDimExpr(0);
+      coOffset = affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                                       p0 * width, {part});
+      window = extractDimSlice(rewriter, loc, window, cdim,
+                               affine::makeComposedFoldedAffineApply(
+                                   rewriter, loc, p0 * partGroups, {part}),
+                               partGroups)
+                   .value;
+      dy = extractDimSlice(rewriter, loc, dy, cdim, coOffset, width).value;
+    }
+    // The leading taps' window (the plane's dimensions whole), cut to the
+    // rows that read the input along the leading dimensions.
+    Value x = tapWindow(rewriter, loc, g, window, ivs);
+    if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
+                         /*keepLast=*/false, /*byCaller=*/2))
+      flagReadsPadding(rewriter, window);
+    // The input positions of the plane: the window without its padding.
+    for (int64_t d = n - 2; d < n; ++d)
+      x = extractDimSlice(rewriter, loc, x, spatialDim(g.layout, d),
+                          rewriter.getIndexAttr(g.padBefore[d]),
+                          g.inputSpatial[d])
+              .value;
+
+    // The leading tap's [K0, K1, 1, C] rows of dW (of its channel part).
+    int64_t rank = n + 2;
+    SmallVector<OpFoldResult> wOffsets(ivs.begin(), ivs.end()),
+        wSizes(n - 2, rewriter.getIndexAttr(1)),
+        wStrides(rank, rewriter.getIndexAttr(1));
+    wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+                     rewriter.getIndexAttr(0), coOffset});
+    wSizes.append({rewriter.getIndexAttr(k0), rewriter.getIndexAttr(k1),
+                   rewriter.getIndexAttr(1), rewriter.getIndexAttr(width)});
+    if (splitIv) {
+      wOffsets.insert(wOffsets.begin(), splitIv);
+      wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
+      wStrides.push_back(rewriter.getIndexAttr(1));
+    }
+    auto planeType = RankedTensorType::get({k0, k1, 1, width}, accType);
+    Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType, iter,
+                                                 wOffsets, wSizes, wStrides);
+    // The taps in reverse order along both dimensions, and back: one
+    // elementwise copy into `to` that reads `from` at (K0-1-a, K1-1-c) (an
+    // operation on `to`, which stays in place when LICM hoists dW's slice
+    // out of an enclosing block loop).
+    auto reverse = [&](Value from, Value to) {
+      AffineExpr a = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx),
+                 i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx);
+      SmallVector<AffineMap> maps{
+          AffineMap::get(4, 0, {(k0 - 1) - a, (k1 - 1) - c, i, j}, ctx),
+          AffineMap::get(4, 0, {a, c, i, j}, ctx)};
+      SmallVector<utils::IteratorType> iterators(4,
+                                                 utils::IteratorType::parallel);
+      return linalg::GenericOp::create(
+                 rewriter, loc, TypeRange{to.getType()}, ValueRange{from},
+                 ValueRange{to}, maps, iterators,
+                 [](OpBuilder &b, Location l, ValueRange args) {
+                   linalg::YieldOp::create(b, l, args[0]);
+                 })
+          .getResult(0);
+    };
+    Value acc =
+        reverse(plane, tensor::EmptyOp::create(rewriter, loc,
+                                               planeType.getShape(), accType));
+
+    // acc ([K0, K1, 1, C], taps reversed) += the products of `xs` and `ys`,
+    // the window and out_backprop of a region of the plane, elementwise
+    // over the channels c, without the unit ci / co dimensions of the group
+    // split (loops [c, k0', k1', b, o_0..o_{n-3}, p, q]): the tiles read
+    // whole vectors of channels.
+    auto contract = [&](Value xs, Value ys, Value acc) -> Value {
+      int64_t numLoops = 3 + 1 + n;
+      AffineExpr cE = getAffineDimExpr(0, ctx), k0E = getAffineDimExpr(1, ctx),
+                 k1E = getAffineDimExpr(2, ctx), bE = getAffineDimExpr(3, ctx),
+                 pE = getAffineDimExpr(numLoops - 2, ctx),
+                 qE = getAffineDimExpr(numLoops - 1, ctx);
+      SmallVector<AffineExpr> xE{bE}, yE{bE};
+      for (int64_t d = 0; d + 2 < n; ++d) {
+        xE.push_back(getAffineDimExpr(4 + d, ctx));
+        yE.push_back(getAffineDimExpr(4 + d, ctx));
+      }
+      xE.append({pE, qE, cE});
+      yE.append({pE + k0E * d0, qE + k1E * d1, cE});
+      Value sum = createMulAdd(rewriter, loc, xs, ys,
+                               collapseDims(rewriter, loc, acc, 2), xE, yE,
+                               {k0E, k1E, cE}, numLoops, /*numParallel=*/3,
+                               kRoleDwDepthwisePlane)
+                      .getResult(0);
+      return expandDim(rewriter, loc, sum, 2, 1, width);
+    };
+
+    // The regions of the plane: its interior (input positions whose taps
+    // all read dY) and the strips around it, the ones above and below
+    // whole along the last dimension.
+    struct Range {
+      int64_t lo, hi;
+    };
+    SmallVector<Range, 2> interior;
+    SmallVector<int64_t, 2> shift;
+    for (int64_t d = n - 2; d < n; ++d) {
+      int64_t span = (g.filterSpatial[d] - 1) * g.dilations[d];
+      shift.push_back(span - g.padBefore[d]);
+      interior.push_back({span - g.padBefore[d],
+                          g.inputSpatial[d] - (span - g.padAfterUsed[d])});
+    }
+    SmallVector<std::pair<Range, Range>, 5> regions{
+        {interior[0], interior[1]},
+        {{0, interior[0].lo}, {0, g.inputSpatial[n - 1]}},
+        {{interior[0].hi, g.inputSpatial[n - 2]}, {0, g.inputSpatial[n - 1]}},
+        {interior[0], {0, interior[1].lo}},
+        {interior[0], {interior[1].hi, g.inputSpatial[n - 1]}}};
+    for (auto [rp, rq] : regions) {
+      if (rp.hi <= rp.lo || rq.hi <= rq.lo)
+        continue;
+      Value xs = x, ys = dy;
+      SmallVector<OpFoldResult> low, high;
+      bool padded = false;
+      auto dyType = cast<RankedTensorType>(dy.getType());
+      low.assign(dyType.getRank(), rewriter.getIndexAttr(0));
+      high.assign(dyType.getRank(), rewriter.getIndexAttr(0));
+      for (auto [i, r] : llvm::enumerate(std::array<Range, 2>{rp, rq})) {
+        int64_t d = n - 2 + static_cast<int64_t>(i);
+        int64_t dim = spatialDim(g.layout, d);
+        int64_t span = (g.filterSpatial[d] - 1) * g.dilations[d];
+        xs = extractDimSlice(rewriter, loc, xs, dim,
+                             rewriter.getIndexAttr(r.lo), r.hi - r.lo)
+                 .value;
+        // dY positions j = x + k'*d - L for x in [lo, hi), k' in [0, K).
+        int64_t first = r.lo - shift[i], end = r.hi - shift[i] + span;
+        int64_t out = g.outSpatial[d];
+        int64_t from = std::max<int64_t>(0, first),
+                to = std::min<int64_t>(out, end);
+        ys = extractDimSlice(rewriter, loc, ys, dim,
+                             rewriter.getIndexAttr(from), to - from)
+                 .value;
+        low[dim] = rewriter.getIndexAttr(from - first);
+        high[dim] = rewriter.getIndexAttr(end - to);
+        padded |= from != first || end != to;
+      }
+      if (padded) {
+        auto ysType = cast<RankedTensorType>(ys.getType());
+        SmallVector<int64_t> shape(ysType.getShape());
+        for (int64_t d = 0; d < ysType.getRank(); ++d)
+          if (!ShapedType::isDynamic(shape[d]))
+            shape[d] +=
+                *getConstantIntValue(low[d]) + *getConstantIntValue(high[d]);
+        Value zero = arith::ConstantOp::create(
+            rewriter, loc, rewriter.getZeroAttr(ysType.getElementType()));
+        auto pad = tensor::PadOp::create(rewriter, loc, ysType.clone(shape), ys,
+                                         low, high, zero);
+        pad->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDyBorder));
+        ys = pad.getResult();
+      }
+      acc = contract(xs, ys, acc);
+    }
+    plane = reverse(acc, plane);
+    if (direct)
+      return tensor::InsertSliceOp::create(rewriter, loc, plane, dw, wOffsets,
+                                           wSizes, wStrides);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, plane, iter, wOffsets,
                                           wSizes, wStrides);
     rewriter.setInsertionPointAfter(forall);
     return forall.getResult(0);
@@ -1630,6 +1915,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       dy = createPairPack(rewriter, loc, evenOdd(0), evenOdd(1));
     }
 
+    if (Value planes = lowerTapPlanes(rewriter, loc, g, window, dy, dw,
+                                      rowStarts, splitCount, pairs))
+      return planes;
     if (Value rows = lowerTapRows(rewriter, loc, g, window, dy, dw, rowStarts,
                                   splitCount, pairs))
       return rows;

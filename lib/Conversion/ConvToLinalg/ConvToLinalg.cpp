@@ -68,6 +68,7 @@ struct ConvertConvToLinalgPass
     dwOptions.bf16Pairs = bf16Dot;
     dwOptions.cutLongRows = dwCutLongRows;
     dwOptions.tapRowLanes = dwTapRowLanes;
+    dwOptions.tapPlaneLanes = dwTapPlaneLanes;
     populateBackpropFilterToLinalgPatterns(patterns, dwOptions);
     TransposeLoweringOptions transposeOptions;
     transposeOptions.lowering = zeroInsertionTranspose

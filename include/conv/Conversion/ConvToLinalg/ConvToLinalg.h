@@ -39,6 +39,18 @@ constexpr llvm::StringLiteral kRoleDwDepthwise = "dw_depthwise";
 /// the window is read at q, out_backprop at q + k*dil, and the result's tap
 /// dimension k runs over the taps in reverse order (tap K-1-k).
 constexpr llvm::StringLiteral kRoleDwTapRow = "dw_tap_row";
+/// All the taps of a depthwise filter gradient's last two kernel
+/// dimensions in one contraction (tap planes, docs/Lowering.md §2.9): loops
+/// [c, k0, k1, b, o_0..o_{n-3}, p, q], elementwise over the channels c,
+/// reduction over b, the leading output positions and the input positions
+/// (p, q) of the last two spatial dimensions; the input is read at (p, q),
+/// out_backprop (or a zero-bordered copy of some of its rows) at
+/// (p + k0*dil0, q + k1*dil1), and the result's tap dimensions run over
+/// the taps in reverse order.
+constexpr llvm::StringLiteral kRoleDwDepthwisePlane = "dw_depthwise_plane";
+/// The tensor.pad that puts the out_backprop rows of a tap plane's edge strip
+/// into a zero border.
+constexpr llvm::StringLiteral kRoleDyBorder = "dy_border";
 /// On a dw_tap contraction of the tiny-Cin lowering with every kernel
 /// dimension fused into its rows (no leading taps): the whole filter
 /// gradient is this one contraction, which reads each out_backprop position
@@ -183,6 +195,12 @@ struct BackpropFilterLoweringOptions {
   /// (kRoleDwTapRow) where it has stride 1 (docs/Lowering.md §2.8), so that
   /// each lane shuffle of an input row serves every one of those taps.
   int64_t tapRowLanes = 0;
+  /// Depthwise channels-last f32 filter gradients whose channels are whole
+  /// vectors of this many f32 lanes (0: none) and whose last two spatial
+  /// dimensions have stride 1 contract all the taps of their last two
+  /// kernel dimensions together (kRoleDwDepthwisePlane, docs/Lowering.md
+  /// §2.9), so that each input vector is loaded once for all of them.
+  int64_t tapPlaneLanes = 0;
 };
 
 /// conv.backprop_filter -> per-tap linalg contractions (docs/Lowering.md §2).

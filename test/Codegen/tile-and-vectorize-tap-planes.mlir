@@ -3,21 +3,24 @@
 // Depthwise tap planes (docs/Lowering.md §2.9, kRoleDwDepthwisePlane), 3x3
 // SAME over 10x12 with 64 channels: a register tile holds the 9 taps of 2
 // vectors of channels (18 accumulators, within kMaxTapRowAccumulators).
-// Over the interior (rows [1, 9), columns [1, 11)) its channel blocks (step
-// 32 of 64) run inside the loop over the rows, and it steps one input
-// position at a time, the 9 taps unrolled: each reads the input at (p, q)
-// (one load once CSE'd) and out_backprop at (p + k0', q + k1'), into the
-// tap's accumulator. The position loop is marked for the prefetch of its
-// rows 16 positions ahead.
+// Over the interior (output rows [1, 9), columns [1, 11)) its channel
+// blocks (step 32 of 64) run inside the loop over the rows, and it steps
+// one output position at a time, the 9 taps unrolled: each reads
+// out_backprop at (p, q) (one load once CSE'd) and the input window at
+// (p + k0, q + k1), into the tap's accumulator. The position loop is marked
+// for the prefetch of its rows 16 positions ahead.
 // CHECK-LABEL: func.func @dw_plane
 // CHECK:         scf.for %[[P:.*]] = %c0 to %c8 step %c1
 // CHECK:           scf.for %[[C:.*]] = %c0 to %c64 step %c32
 // CHECK:             scf.for %[[Q:.*]] = %c0 to %c10 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (tensor<3x3x32xf32>)
-// CHECK:               vector.transfer_read %arg1[%c0, %[[P]], %[[Q]], %[[C]]], %{{.*}} {in_bounds = [true]} : tensor<1x10x12x64xf32>, vector<32xf32>
+// CHECK:               %[[P1:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%[[P]]]
+// CHECK:               %[[Q1:.*]] = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%[[Q]]]
+// CHECK:               vector.transfer_read %{{.*}}[%c0, %[[P1]], %[[Q1]], %[[C]]], %{{.*}} {in_bounds = [true]} : tensor<1x12x14x64xf32>, vector<32xf32>
+// CHECK:               vector.transfer_read %arg1[%c0, %{{.*}}, %{{.*}}, %[[C]]], %{{.*}} {in_bounds = [true]} : tensor<1x10x12x64xf32>, vector<32xf32>
 // CHECK:               vector.transfer_read %{{.*}}[%c0, %c0, %c0], %{{.*}} {in_bounds = [true]} : tensor<3x3x32xf32>, vector<32xf32>
 // CHECK:               arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : vector<32xf32>
-// CHECK:               %[[Q1:.*]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[Q]])
-// CHECK:               vector.transfer_read %arg1[%c0, %[[P]], %[[Q1]], %[[C]]]
+// CHECK:               %[[Q2:.*]] = affine.apply affine_map<(d0) -> (d0 + 2)>(%[[Q]])
+// CHECK:               vector.transfer_read %{{.*}}[%c0, %{{.*}}, %[[Q2]], %[[C]]], %{{.*}} {in_bounds = [true]} : tensor<1x12x14x64xf32>, vector<32xf32>
 // CHECK:               vector.transfer_read %{{.*}}[%c0, %c1, %c0]
 // CHECK-COUNT-7:       vector.transfer_read %{{.*}}[%c{{[12]}}, %c{{[012]}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<3x3x32xf32>, vector<32xf32>
 // CHECK:             } {conv.prefetch_ahead = 16 : i64}

@@ -135,11 +135,12 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     Option<"dwTapPlaneLanes", "dw-tap-plane-lanes", "int64_t",
            /*default=*/"0",
            "Depthwise channels-last f32 filter gradients whose channels are "
-           "whole vectors of this many f32 lanes (0: none), with stride 1 "
-           "along the last two spatial dimensions, contract all the taps of "
-           "the last two kernel dimensions together (conv.role = "
-           "dw_depthwise_plane): each input vector is loaded once for all "
-           "of them">,
+           "whole vectors of this many f32 lanes (0: none) contract all the "
+           "taps of the last two kernel dimensions together (conv.role = "
+           "dw_depthwise_plane) where those have at most 24 taps and an "
+           "interior of output positions at which every tap reads the input "
+           "of three quarters of them: each out_backprop vector is loaded "
+           "once for all of them">,
     Option<"dwThreads", "dw-threads", "int64_t", /*default=*/"1",
            "The threads a filter gradient's tap scf.forall is spread over: "
            "when the taps are not a multiple of it, each tap's output "

@@ -116,11 +116,10 @@ struct ConvCPUPipelineOptions
       llvm::cl::init(true)};
   PassOptions::Option<bool> dwTapPlanes{
       *this, "dw-tap-planes",
-      llvm::cl::desc("Depthwise channels-last f32 filter gradients with "
-                     "stride 1 along their last two spatial dimensions "
-                     "contract all the taps of the last two kernel "
-                     "dimensions together, each input vector loaded once "
-                     "for all of them (docs/Lowering.md §2.9)"),
+      llvm::cl::desc("Depthwise channels-last f32 filter gradients contract "
+                     "all the taps of their last two kernel dimensions "
+                     "together, each out_backprop vector loaded once for "
+                     "all of them (docs/Lowering.md §2.9)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> directRows{
       *this, "direct-rows",

@@ -100,8 +100,7 @@ struct CompileOptions {
   /// (false: each cache block first copies them into a scratch pack).
   bool directRows = true;
   /// Depthwise filter gradients contract all the taps of their last two
-  /// kernel dimensions together where those have stride 1
-  /// (docs/Lowering.md §2.9).
+  /// kernel dimensions together (docs/Lowering.md §2.9).
   bool dwTapPlanes = true;
   /// Transposed-convolution phases with 2 or 3 taps along their last
   /// spatial dimension compute its output pairs with Winograd's F(2, 2) /

@@ -1531,17 +1531,30 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return forall.getResult(0);
   }
 
+  /// The output positions [lo, hi) along spatial dimension `d` at which
+  /// every tap reads the input (none of them padding); empty when there is
+  /// none.
+  static std::pair<int64_t, int64_t>
+  allTapsInterior(const convgen::BackpropFilterGeometry &g, int64_t d) {
+    int64_t lo = 0, hi = g.outSpatial[d];
+    for (int64_t k = 0; k < g.filterSpatial[d]; ++k) {
+      auto [first, end] = g.tapInputRange(d, k);
+      lo = std::max(lo, first);
+      hi = std::min(hi, end);
+    }
+    return {lo, std::max(lo, hi)};
+  }
+
   /// Whether tap planes (lowerTapPlanes) apply to `g`: a depthwise
   /// channels-last layer (one input and one output channel a group) of
-  /// whole vectors of channels, the last two spatial dimensions with stride
-  /// 1 and padding of at most the kernel's span on either side, at most
-  /// kMaxTapPlaneTaps taps in the plane (an accumulator each), and an
-  /// interior of input positions whose taps all read out_backprop of at
-  /// least three quarters of the input along both dimensions. (The edge
-  /// strips cost a contraction each: conv-run --compare against per-tap
-  /// contractions, 1 thread, Emerald Rapids, 3x3 taps: 30x30 VALID 1.6x,
-  /// 14x14 SAME 1.3x, 8x8 SAME 1.04x; 12x12 VALID (interior 8) 1.1x, but
-  /// 7x7 SAME (interior 5) 0.67x and 5x5 0.6x.)
+  /// whole vectors of channels, at most kMaxTapPlaneTaps taps in the plane
+  /// of its last two kernel dimensions (an accumulator each), and along
+  /// both of those an interior of output positions at which every tap
+  /// reads the input of at least three quarters of them. (The edge strips
+  /// cost a contraction each: conv-run --compare against per-tap
+  /// contractions, 1 thread, Emerald Rapids, 3x3 taps: 14x14 SAME 1.3x,
+  /// 8x8 SAME 1.04x, 12x12 VALID 1.1x, but 7x7 SAME (interior 5) 0.67x and
+  /// 5x5 0.6x.)
   bool tapPlanesApply(const convgen::BackpropFilterGeometry &g) const {
     int64_t n = g.numSpatialDims;
     if (tapPlaneLanes <= 0 || g.groups <= 1 || g.filterInChannels != 1 ||
@@ -1550,37 +1563,32 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       return false;
     int64_t planeTaps = 1;
     for (int64_t d = n - 2; d < n; ++d) {
-      int64_t k = g.filterSpatial[d], span = (k - 1) * g.dilations[d];
-      if (g.strides[d] != 1 || g.padBefore[d] > span ||
-          g.padAfterUsed[d] > span)
+      auto [lo, hi] = allTapsInterior(g, d);
+      if (4 * (hi - lo) < 3 * g.outSpatial[d] || hi <= lo)
         return false;
-      int64_t interior = g.inputSpatial[d] - (span - g.padBefore[d]) -
-                         (span - g.padAfterUsed[d]);
-      if (interior < 1 || 4 * interior < 3 * g.inputSpatial[d])
-        return false;
-      planeTaps *= k;
+      planeTaps *= g.filterSpatial[d];
     }
     int64_t maxTaps =
         tapPlaneLanes >= 16 ? kMaxTapPlaneTaps : kMaxTapPlaneTaps / 2;
     return planeTaps >= 4 && planeTaps <= maxTaps;
   }
 
-  /// Tap planes (docs/Lowering.md §2.9): a depthwise filter gradient whose
-  /// last two spatial dimensions have stride 1 contracts all the taps of
-  /// its last two kernel dimensions in one contraction per leading tap,
-  /// over the input positions (p, q) of those two dimensions:
-  ///   R[k0', k1', c] += X[b, o..., p, q, c] * dYp[b, o..., p + k0'*d0,
-  ///                                              q + k1'*d1, c]
-  /// where k' = K-1-k and, per dimension, dYp[j] = dY[j - L] (zero outside
-  /// dY), L = (K-1)*d - padBefore: tap k pairs input position x with output
-  /// position x + pb - k*d. Input positions x in [L, W - H), H = (K-1)*d -
-  /// padAfterUsed, read dY itself; the strips outside them along either
-  /// dimension (a position or two at each edge for SAME) are the same
-  /// contraction on a small zero-bordered copy of the dY rows they read.
-  /// The code generator's register tiles then load each input vector once
-  /// for all K0 * K1 taps (per tap, each tap's contraction loaded it again,
-  /// from the L2 or further once the block outgrew the L1). Returns null
-  /// where it does not apply.
+  /// Tap planes (docs/Lowering.md §2.9): a depthwise filter gradient
+  /// contracts all the taps of its last two kernel dimensions in one
+  /// contraction per leading tap, over the output positions (p, q) of the
+  /// last two spatial dimensions:
+  ///   dW[k0, k1, c] += P[b, o..., p*s0 + k0*d0, q*s1 + k1*d1, c]
+  ///                    * dY[b, o..., p, q, c]
+  /// (P the zero-padded input). Over the interior of output positions at
+  /// which every tap reads the input, P is a slice of the input itself; the
+  /// strips around it (above and below, whole along the last dimension,
+  /// then left and right) are the same contraction on a small zero-bordered
+  /// copy of the input rows they read, so that the window's padded copy is
+  /// never made. The code generator's register tiles then keep all K0 * K1
+  /// taps in registers and load each out_backprop vector once for all of
+  /// them (per tap, each tap's contraction loaded both operands again, from
+  /// the L2 or further once the block outgrew the L1). Returns null where
+  /// it does not apply.
   Value lowerTapPlanes(PatternRewriter &rewriter, Location loc,
                        const convgen::BackpropFilterGeometry &g, Value window,
                        Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
@@ -1591,7 +1599,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         static_cast<int64_t>(rowStarts.size()) > n - 2)
       return nullptr;
     int64_t k0 = g.filterSpatial[n - 2], k1 = g.filterSpatial[n - 1];
-    int64_t d0 = g.dilations[n - 2], d1 = g.dilations[n - 1];
     int64_t groups = g.groups;
     Type accType = dwType.getElementType();
     int64_t cdim = channelDim(g.layout, n);
@@ -1600,42 +1607,35 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // Channel parts on threads, as the group parts of tap rows.
     bool nested = insideForall(rewriter);
     int64_t leading = numTaps(g) / (k0 * k1);
-    int64_t groupParts = 1;
+    int64_t parts = 1;
     if (!nested && splitCount == 1 && threads > 1) {
-      int64_t parts = threads / std::gcd(leading, threads);
-      if (parts > 1 && groups % parts == 0 &&
-          groups / parts % tapPlaneLanes == 0)
-        groupParts = parts;
+      int64_t p = threads / std::gcd(leading, threads);
+      if (p > 1 && groups % p == 0 && groups / p % tapPlaneLanes == 0)
+        parts = p;
     }
-    int64_t partGroups = groups / groupParts;
+    int64_t width = groups / parts;
 
-    // One iteration per leading tap (and split-K or group part); a 2-D
+    // One iteration per leading tap (and split-K or channel part); a 2-D
     // layer's single plane on one thread needs no scf.forall.
-    bool direct = n == 2 && splitCount == 1 && groupParts == 1;
+    bool direct = n == 2 && splitCount == 1 && parts == 1;
     scf::ForallOp forall;
     SmallVector<Value> ivs;
-    Value iter = dw, splitIv, part;
+    Value iter = dw, splitIv;
+    OpFoldResult cOffset = rewriter.getIndexAttr(0);
     if (!direct) {
-      TapForall f = createTapForall(rewriter, loc, g, n - 2, splitCount,
-                                    groupParts, dw, window, dy);
+      TapForall f = createTapForall(rewriter, loc, g, n - 2, splitCount, parts,
+                                    dw, window, dy);
       forall = f.op;
       ivs = std::move(f.taps);
       iter = f.iter;
       splitIv = f.split;
-      part = f.part;
-    }
-    int64_t width = partGroups;
-    OpFoldResult coOffset = rewriter.getIndexAttr(0);
-    if (groupParts > 1) {
-      AffineExpr p0 = rewriter.getAffineDimExpr(0);
-      coOffset = affine::makeComposedFoldedAffineApply(rewriter, loc,
-                                                       p0 * width, {part});
-      window = extractDimSlice(rewriter, loc, window, cdim,
-                               affine::makeComposedFoldedAffineApply(
-                                   rewriter, loc, p0 * partGroups, {part}),
-                               partGroups)
-                   .value;
-      dy = extractDimSlice(rewriter, loc, dy, cdim, coOffset, width).value;
+      if (parts > 1) {
+        cOffset = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, rewriter.getAffineDimExpr(0) * width, {f.part});
+        window =
+            extractDimSlice(rewriter, loc, window, cdim, cOffset, width).value;
+        dy = extractDimSlice(rewriter, loc, dy, cdim, cOffset, width).value;
+      }
     }
     // The leading taps' window (the plane's dimensions whole), cut to the
     // rows that read the input along the leading dimensions.
@@ -1643,20 +1643,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     if (!trimPaddingRows(rewriter, loc, g, ivs, rowStarts, x, dy,
                          /*keepLast=*/false, /*byCaller=*/2))
       flagReadsPadding(rewriter, window);
-    // The input positions of the plane: the window without its padding.
-    for (int64_t d = n - 2; d < n; ++d)
-      x = extractDimSlice(rewriter, loc, x, spatialDim(g.layout, d),
-                          rewriter.getIndexAttr(g.padBefore[d]),
-                          g.inputSpatial[d])
-              .value;
 
-    // The leading tap's [K0, K1, 1, C] rows of dW (of its channel part).
+    // The leading tap's [K0, K1, C] taps of dW (of its channel part).
     int64_t rank = n + 2;
     SmallVector<OpFoldResult> wOffsets(ivs.begin(), ivs.end()),
         wSizes(n - 2, rewriter.getIndexAttr(1)),
         wStrides(rank, rewriter.getIndexAttr(1));
     wOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-                     rewriter.getIndexAttr(0), coOffset});
+                     rewriter.getIndexAttr(0), cOffset});
     wSizes.append({rewriter.getIndexAttr(k0), rewriter.getIndexAttr(k1),
                    rewriter.getIndexAttr(1), rewriter.getIndexAttr(width)});
     if (splitIv) {
@@ -1664,101 +1658,73 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       wSizes.insert(wSizes.begin(), rewriter.getIndexAttr(1));
       wStrides.push_back(rewriter.getIndexAttr(1));
     }
-    auto planeType = RankedTensorType::get({k0, k1, 1, width}, accType);
-    Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType, iter,
-                                                 wOffsets, wSizes, wStrides);
-    // The taps in reverse order along both dimensions, and back: one
-    // elementwise copy into `to` that reads `from` at (K0-1-a, K1-1-c) (an
-    // operation on `to`, which stays in place when LICM hoists dW's slice
-    // out of an enclosing block loop).
-    auto reverse = [&](Value from, Value to) {
-      AffineExpr a = getAffineDimExpr(0, ctx), c = getAffineDimExpr(1, ctx),
-                 i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx);
-      SmallVector<AffineMap> maps{
-          AffineMap::get(4, 0, {(k0 - 1) - a, (k1 - 1) - c, i, j}, ctx),
-          AffineMap::get(4, 0, {a, c, i, j}, ctx)};
-      SmallVector<utils::IteratorType> iterators(4,
-                                                 utils::IteratorType::parallel);
-      return linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{to.getType()}, ValueRange{from},
-                 ValueRange{to}, maps, iterators,
-                 [](OpBuilder &b, Location l, ValueRange args) {
-                   linalg::YieldOp::create(b, l, args[0]);
-                 })
-          .getResult(0);
-    };
-    Value acc =
-        reverse(plane, tensor::EmptyOp::create(rewriter, loc,
-                                               planeType.getShape(), accType));
+    // (Reshaped rather than sliced rank-reducing: once LICM hoists the
+    // slice out of an enclosing block loop, the loop must yield a value
+    // equivalent to it.)
+    Value acc = collapseDims(
+        rewriter, loc,
+        tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({k0, k1, 1, width}, accType),
+            iter, wOffsets, wSizes, wStrides),
+        2);
 
-    // acc ([K0, K1, 1, C], taps reversed) += the products of `xs` and `ys`,
-    // the window and out_backprop of a region of the plane, elementwise
-    // over the channels c, without the unit ci / co dimensions of the group
-    // split (loops [c, k0', k1', b, o_0..o_{n-3}, p, q]): the tiles read
-    // whole vectors of channels.
-    auto contract = [&](Value xs, Value ys, Value acc) -> Value {
-      int64_t numLoops = 3 + 1 + n;
-      AffineExpr cE = getAffineDimExpr(0, ctx), k0E = getAffineDimExpr(1, ctx),
-                 k1E = getAffineDimExpr(2, ctx), bE = getAffineDimExpr(3, ctx),
-                 pE = getAffineDimExpr(numLoops - 2, ctx),
-                 qE = getAffineDimExpr(numLoops - 1, ctx);
-      SmallVector<AffineExpr> xE{bE}, yE{bE};
-      for (int64_t d = 0; d + 2 < n; ++d) {
-        xE.push_back(getAffineDimExpr(4 + d, ctx));
-        yE.push_back(getAffineDimExpr(4 + d, ctx));
-      }
-      xE.append({pE, qE, cE});
-      yE.append({pE + k0E * d0, qE + k1E * d1, cE});
-      Value sum = createMulAdd(rewriter, loc, xs, ys,
-                               collapseDims(rewriter, loc, acc, 2), xE, yE,
-                               {k0E, k1E, cE}, numLoops, /*numParallel=*/3,
-                               kRoleDwDepthwisePlane)
-                      .getResult(0);
-      return expandDim(rewriter, loc, sum, 2, 1, width);
-    };
+    // Loops [c, k0, k1, b, o_0..o_{n-3}, p, q], elementwise over the
+    // channels c (without the unit ci / co dimensions of the group split:
+    // the tiles read whole vectors of channels).
+    int64_t numLoops = 3 + 1 + n;
+    AffineExpr cE = getAffineDimExpr(0, ctx), bE = getAffineDimExpr(3, ctx);
+    SmallVector<AffineExpr> xE{bE}, yE{bE};
+    for (int64_t d = 0; d + 2 < n; ++d) {
+      xE.push_back(getAffineDimExpr(4 + d, ctx));
+      yE.push_back(getAffineDimExpr(4 + d, ctx));
+    }
+    for (int64_t i = 0; i < 2; ++i) {
+      int64_t d = n - 2 + i;
+      AffineExpr o = getAffineDimExpr(numLoops - 2 + i, ctx);
+      xE.push_back(o * g.strides[d] +
+                   getAffineDimExpr(1 + i, ctx) * g.dilations[d]);
+      yE.push_back(o);
+    }
+    xE.push_back(cE);
+    yE.push_back(cE);
 
-    // The regions of the plane: its interior (input positions whose taps
-    // all read dY) and the strips around it, the ones above and below
-    // whole along the last dimension.
+    // The regions of the plane, in output positions: its interior, at which
+    // every tap reads the input, and the strips around it, the ones above
+    // and below whole along the last dimension.
     struct Range {
       int64_t lo, hi;
     };
-    SmallVector<Range, 2> interior;
-    SmallVector<int64_t, 2> shift;
-    for (int64_t d = n - 2; d < n; ++d) {
-      int64_t span = (g.filterSpatial[d] - 1) * g.dilations[d];
-      shift.push_back(span - g.padBefore[d]);
-      interior.push_back({span - g.padBefore[d],
-                          g.inputSpatial[d] - (span - g.padAfterUsed[d])});
-    }
-    SmallVector<std::pair<Range, Range>, 5> regions{
-        {interior[0], interior[1]},
-        {{0, interior[0].lo}, {0, g.inputSpatial[n - 1]}},
-        {{interior[0].hi, g.inputSpatial[n - 2]}, {0, g.inputSpatial[n - 1]}},
-        {interior[0], {0, interior[1].lo}},
-        {interior[0], {interior[1].hi, g.inputSpatial[n - 1]}}};
+    auto [ilo0, ihi0] = allTapsInterior(g, n - 2);
+    auto [ilo1, ihi1] = allTapsInterior(g, n - 1);
+    Range in0{ilo0, ihi0}, in1{ilo1, ihi1};
+    int64_t out0 = g.outSpatial[n - 2], out1 = g.outSpatial[n - 1];
+    SmallVector<std::pair<Range, Range>, 5> regions{{in0, in1},
+                                                    {{0, in0.lo}, {0, out1}},
+                                                    {{in0.hi, out0}, {0, out1}},
+                                                    {in0, {0, in1.lo}},
+                                                    {in0, {in1.hi, out1}}};
     for (auto [rp, rq] : regions) {
       if (rp.hi <= rp.lo || rq.hi <= rq.lo)
         continue;
       Value xs = x, ys = dy;
-      SmallVector<OpFoldResult> low, high;
+      auto xType = cast<RankedTensorType>(x.getType());
+      SmallVector<OpFoldResult> low(xType.getRank(), rewriter.getIndexAttr(0)),
+          high(xType.getRank(), rewriter.getIndexAttr(0));
       bool padded = false;
-      auto dyType = cast<RankedTensorType>(dy.getType());
-      low.assign(dyType.getRank(), rewriter.getIndexAttr(0));
-      high.assign(dyType.getRank(), rewriter.getIndexAttr(0));
       for (auto [i, r] : llvm::enumerate(std::array<Range, 2>{rp, rq})) {
         int64_t d = n - 2 + static_cast<int64_t>(i);
         int64_t dim = spatialDim(g.layout, d);
-        int64_t span = (g.filterSpatial[d] - 1) * g.dilations[d];
-        xs = extractDimSlice(rewriter, loc, xs, dim,
+        ys = extractDimSlice(rewriter, loc, ys, dim,
                              rewriter.getIndexAttr(r.lo), r.hi - r.lo)
                  .value;
-        // dY positions j = x + k'*d - L for x in [lo, hi), k' in [0, K).
-        int64_t first = r.lo - shift[i], end = r.hi - shift[i] + span;
-        int64_t out = g.outSpatial[d];
-        int64_t from = std::max<int64_t>(0, first),
-                to = std::min<int64_t>(out, end);
-        ys = extractDimSlice(rewriter, loc, ys, dim,
+        // The window positions the region reads, [first, end), of which
+        // those of the input are [pb, pb + in).
+        int64_t first = r.lo * g.strides[d];
+        int64_t end = (r.hi - 1) * g.strides[d] +
+                      (g.filterSpatial[d] - 1) * g.dilations[d] + 1;
+        int64_t from = std::max(first, g.padBefore[d]);
+        int64_t to = std::min(end, g.padBefore[d] + g.inputSpatial[d]);
+        xs = extractDimSlice(rewriter, loc, xs, dim,
                              rewriter.getIndexAttr(from), to - from)
                  .value;
         low[dim] = rewriter.getIndexAttr(from - first);
@@ -1766,22 +1732,26 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         padded |= from != first || end != to;
       }
       if (padded) {
-        auto ysType = cast<RankedTensorType>(ys.getType());
-        SmallVector<int64_t> shape(ysType.getShape());
-        for (int64_t d = 0; d < ysType.getRank(); ++d)
+        auto xsType = cast<RankedTensorType>(xs.getType());
+        SmallVector<int64_t> shape(xsType.getShape());
+        for (int64_t d = 0; d < xsType.getRank(); ++d)
           if (!ShapedType::isDynamic(shape[d]))
             shape[d] +=
                 *getConstantIntValue(low[d]) + *getConstantIntValue(high[d]);
         Value zero = arith::ConstantOp::create(
-            rewriter, loc, rewriter.getZeroAttr(ysType.getElementType()));
-        auto pad = tensor::PadOp::create(rewriter, loc, ysType.clone(shape), ys,
+            rewriter, loc, rewriter.getZeroAttr(xsType.getElementType()));
+        auto pad = tensor::PadOp::create(rewriter, loc, xsType.clone(shape), xs,
                                          low, high, zero);
-        pad->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleDyBorder));
-        ys = pad.getResult();
+        pad->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleWindowBorder));
+        xs = pad.getResult();
       }
-      acc = contract(xs, ys, acc);
+      acc =
+          createMulAdd(rewriter, loc, xs, ys, acc, xE, yE,
+                       {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx), cE},
+                       numLoops, /*numParallel=*/3, kRoleDwDepthwisePlane)
+              .getResult(0);
     }
-    plane = reverse(acc, plane);
+    Value plane = expandDim(rewriter, loc, acc, 2, 1, width);
     if (direct)
       return tensor::InsertSliceOp::create(rewriter, loc, plane, dw, wOffsets,
                                            wSizes, wStrides);

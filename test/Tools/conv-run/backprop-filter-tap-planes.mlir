@@ -1,8 +1,8 @@
 // Depthwise tap planes (docs/Lowering.md §2.9): all the taps of the last
-// two kernel dimensions in one contraction over the interior of the input
-// positions and four edge strips with zero-bordered out_backprop rows,
-// checked against the f64 reference with 1, 2 (channel parts) and 3
-// threads, bit-identical across them.
+// two kernel dimensions in one contraction over the interior of the output
+// positions (every tap reads the input) and four edge strips with
+// zero-bordered input rows, checked against the f64 reference with 1, 2
+// (channel parts) and 3 threads, bit-identical across them.
 // 48 channels (a 32-channel tile and a 16-channel one), SAME 3x3:
 // RUN: conv-run %s --entry planes_same --check --seed 1 | FileCheck %s
 // RUN: conv-run %s --entry planes_same --seed 2 --num-threads=1 --output %t.same1.npy
@@ -21,6 +21,11 @@
 // RUN: conv-run %s --entry planes_3d --seed 8 --num-threads=1 --output %t.3d1.npy
 // RUN: conv-run %s --entry planes_3d --seed 8 --num-threads=2 --min-parallel-flops=0 --output %t.3d2.npy
 // RUN: cmp %t.3d1.npy %t.3d2.npy
+// Stride 2 (MobileNet's downsampling layers), SAME 3x3:
+// RUN: conv-run %s --entry planes_strided --check --seed 10 | FileCheck %s
+// RUN: conv-run %s --entry planes_strided --seed 11 --num-threads=1 --output %t.s1.npy
+// RUN: conv-run %s --entry planes_strided --seed 11 --num-threads=2 --min-parallel-flops=0 --output %t.s2.npy
+// RUN: cmp %t.s1.npy %t.s2.npy
 // Reduction blocks of one batch item:
 // RUN: conv-run %s --entry planes_same --check --seed 9 --l3-cache-bytes=60000 | FileCheck %s
 
@@ -53,4 +58,11 @@ func.func @planes_3d(%x: tensor<2x5x12x12x32xf32>, %dy: tensor<2x5x12x12x32xf32>
           strides = [1, 1, 1] dilations = [1, 1, 1]
           : tensor<2x5x12x12x32xf32>, tensor<2x5x12x12x32xf32> -> tensor<3x3x3x1x32xf32>
   return %dw : tensor<3x3x3x1x32xf32>
+}
+
+func.func @planes_strided(%x: tensor<2x32x30x64xf32>, %dy: tensor<2x16x15x64xf32>) -> tensor<3x3x1x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [2, 2] dilations = [1, 1]
+          : tensor<2x32x30x64xf32>, tensor<2x16x15x64xf32> -> tensor<3x3x1x64xf32>
+  return %dw : tensor<3x3x1x64xf32>
 }

@@ -42,15 +42,13 @@ constexpr llvm::StringLiteral kRoleDwTapRow = "dw_tap_row";
 /// All the taps of a depthwise filter gradient's last two kernel
 /// dimensions in one contraction (tap planes, docs/Lowering.md §2.9): loops
 /// [c, k0, k1, b, o_0..o_{n-3}, p, q], elementwise over the channels c,
-/// reduction over b, the leading output positions and the input positions
-/// (p, q) of the last two spatial dimensions; the input is read at (p, q),
-/// out_backprop (or a zero-bordered copy of some of its rows) at
-/// (p + k0*dil0, q + k1*dil1), and the result's tap dimensions run over
-/// the taps in reverse order.
+/// reduction over b and the output positions; the input window (or a
+/// zero-bordered copy of some of its rows) is read at
+/// (p*s0 + k0*dil0, q*s1 + k1*dil1).
 constexpr llvm::StringLiteral kRoleDwDepthwisePlane = "dw_depthwise_plane";
-/// The tensor.pad that puts the out_backprop rows of a tap plane's edge strip
-/// into a zero border.
-constexpr llvm::StringLiteral kRoleDyBorder = "dy_border";
+/// The tensor.pad that puts the input rows of a tap plane's edge strip into
+/// a zero border.
+constexpr llvm::StringLiteral kRoleWindowBorder = "window_border";
 /// On a dw_tap contraction of the tiny-Cin lowering with every kernel
 /// dimension fused into its rows (no leading taps): the whole filter
 /// gradient is this one contraction, which reads each out_backprop position
@@ -196,10 +194,11 @@ struct BackpropFilterLoweringOptions {
   /// each lane shuffle of an input row serves every one of those taps.
   int64_t tapRowLanes = 0;
   /// Depthwise channels-last f32 filter gradients whose channels are whole
-  /// vectors of this many f32 lanes (0: none) and whose last two spatial
-  /// dimensions have stride 1 contract all the taps of their last two
-  /// kernel dimensions together (kRoleDwDepthwisePlane, docs/Lowering.md
-  /// §2.9), so that each input vector is loaded once for all of them.
+  /// vectors of this many f32 lanes (0: none) contract all the taps of
+  /// their last two kernel dimensions together (kRoleDwDepthwisePlane,
+  /// docs/Lowering.md §2.9) where those have at most 24 taps and an interior
+  /// of three quarters of the output positions, so that each out_backprop
+  /// vector is loaded once for all of them.
   int64_t tapPlaneLanes = 0;
 };
 

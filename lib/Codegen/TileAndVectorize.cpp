@@ -1241,9 +1241,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // Depthwise tap planes (docs/Lowering.md §2.9): loops [c, k0, k1, b,
     // o_0..o_{n-3}, p, q]. A register tile holds all K0 x K1 taps of the
     // most vectors of channels within kMaxTapRowAccumulators (3x3: 2
-    // vectors, 18 accumulators) and steps one input position at a time,
-    // the taps innermost and unrolled: each input vector is loaded once
-    // for its K0 x K1 FMAs.
+    // vectors, 18 accumulators) and steps one output position at a time,
+    // the taps innermost and unrolled: each out_backprop vector is loaded
+    // once for its K0 x K1 FMAs.
     int64_t c = 0, k0 = 1, k1 = 2;
     channelsLast = true;
     unsigned regs = vectorRegisters();

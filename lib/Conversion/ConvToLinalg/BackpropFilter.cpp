@@ -1551,10 +1551,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// of its last two kernel dimensions (an accumulator each), and along
   /// both of those an interior of output positions at which every tap
   /// reads the input of at least three quarters of them. (The edge strips
-  /// cost a contraction each: conv-run --compare against per-tap
-  /// contractions, 1 thread, Emerald Rapids, 3x3 taps: 14x14 SAME 1.3x,
-  /// 8x8 SAME 1.04x, 12x12 VALID 1.1x, but 7x7 SAME (interior 5) 0.67x and
-  /// 5x5 0.6x.)
+  /// cost a contraction each. conv-run --compare against per-tap
+  /// contractions, 1 thread, Emerald Rapids, 3x3 taps, measured with the
+  /// input-position form of docs/Lowering.md §2.9: 14x14 SAME 1.3x, 8x8
+  /// SAME 1.04x, 12x12 VALID 1.1x, but 7x7 SAME (interior 5) 0.67x and 5x5
+  /// 0.6x.)
   bool tapPlanesApply(const convgen::BackpropFilterGeometry &g) const {
     int64_t n = g.numSpatialDims;
     if (tapPlaneLanes <= 0 || g.groups <= 1 || g.filterInChannels != 1 ||

@@ -22,9 +22,20 @@
 // CHECK:               %[[Q2:.*]] = affine.apply affine_map<(d0) -> (d0 + 2)>(%[[Q]])
 // CHECK:               vector.transfer_read %{{.*}}[%c0, %{{.*}}, %[[Q2]], %[[C]]], %{{.*}} {in_bounds = [true]} : tensor<1x12x14x64xf32>, vector<32xf32>
 // CHECK:               vector.transfer_read %{{.*}}[%c0, %c1, %c0]
-// CHECK-COUNT-7:       vector.transfer_read %{{.*}}[%c{{[12]}}, %c{{[012]}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<3x3x32xf32>, vector<32xf32>
+// CHECK-COUNT-7:       vector.transfer_read %{{.*}}[%c{{[012]}}, %c{{[012]}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<3x3x32xf32>, vector<32xf32>
 // CHECK:             } {conv.prefetch_ahead = 16 : i64}
+// The top strip (conv.plane_strip: output row 0, its input rows in a zero
+// border) runs its taps one after the other, each over the row's 12
+// positions (its accumulator, indexed by the tap loops, is loop-invariant
+// there and hoisted by the subset hoisting after this pass).
+// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 0, 1, 0]
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK:           scf.for %[[K0:.*]] = %c0 to %c3 step %c1
+// CHECK:             scf.for %[[K1:.*]] = %c0 to %c3 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c12 step %c1
+// CHECK:                 vector.transfer_read %{{.*}}[%[[K0]], %[[K1]], %c0]
 // CHECK-NOT:     conv.unroll_taps_dims
+// CHECK-NOT:     conv.plane_strip
 // CHECK:         return
 func.func @dw_plane(%x: tensor<1x10x12x64xf32>, %dy: tensor<1x10x12x64xf32>) -> tensor<3x3x1x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME

@@ -210,9 +210,9 @@ constexpr int64_t kMinThreadedBlockFlops = int64_t(16) << 20;
 
 /// The most taps in a tap plane (lowerTapPlanes) with 16-lane vectors, one
 /// accumulator each at least; half with 8 lanes (AVX2's 16 registers: 3x3).
-/// (5x5 kernels, 25 accumulators, ran 1.6x faster with 1 thread, 240
-/// channels on Emerald Rapids, but took 440 ms to compile: their five
-/// regions of 25 unrolled taps each.)
+/// (5x5 kernels, 25 accumulators, ran 1.6-1.8x faster with 1 thread, 240
+/// channels on Emerald Rapids, but took 260-360 ms to compile in a slow
+/// period of the host, against 50 ms tap by tap.)
 constexpr int64_t kMaxTapPlaneTaps = 24;
 
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
@@ -1746,11 +1746,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         pad->setAttr(kRoleAttrName, rewriter.getStringAttr(kRoleWindowBorder));
         xs = pad.getResult();
       }
-      acc =
+      auto contraction =
           createMulAdd(rewriter, loc, xs, ys, acc, xE, yE,
                        {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx), cE},
-                       numLoops, /*numParallel=*/3, kRoleDwDepthwisePlane)
-              .getResult(0);
+                       numLoops, /*numParallel=*/3, kRoleDwDepthwisePlane);
+      if (rp.lo != in0.lo || rq.lo != in1.lo)
+        contraction->setAttr(kPlaneStripAttrName, rewriter.getUnitAttr());
+      acc = contraction.getResult(0);
     }
     Value plane = expandDim(rewriter, loc, acc, 2, 1, width);
     if (direct)

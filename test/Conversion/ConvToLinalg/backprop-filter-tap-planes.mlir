@@ -10,7 +10,8 @@
 // slice of the input; the strips around it (above and below, whole along
 // the last dimension, then left and right) read a zero-bordered copy of the
 // input rows they need (conv.role = "window_border"), so the window itself
-// only reads its interior.
+// only reads its interior; they are marked conv.plane_strip (the code
+// generator runs their taps one after the other).
 
 // 3x3 SAME on 10x12: interior output rows [1, 9) x columns [1, 11), which
 // read the input whole; the top row 0 reads window rows [0, 3): input rows
@@ -35,22 +36,22 @@
 // CHECK:         tensor.pad %[[XT]] low[0, 1, 1, 0] high[0, 0, 1, 0]
 // CHECK:         {conv.role = "window_border"} : tensor<2x2x12x32xf32> to tensor<2x3x14x32xf32>
 // CHECK:         %[[S1:.*]] = linalg.generic
-// CHECK-SAME:      outs(%[[S0]] : tensor<3x3x32xf32>) attrs = {conv.role = "dw_depthwise_plane"}
+// CHECK-SAME:      outs(%[[S0]] : tensor<3x3x32xf32>) attrs = {conv.plane_strip, conv.role = "dw_depthwise_plane"}
 // CHECK:         tensor.extract_slice %arg1[0, 9, 0, 0] [2, 1, 12, 32]
 // CHECK:         tensor.extract_slice %[[PAD]][0, 9, 0, 0] [2, 2, 14, 32]
 // CHECK:         tensor.pad %{{.*}} low[0, 0, 1, 0] high[0, 1, 1, 0]
 // CHECK:         %[[S2:.*]] = linalg.generic
-// CHECK-SAME:      outs(%[[S1]] : tensor<3x3x32xf32>) attrs = {conv.role = "dw_depthwise_plane"}
+// CHECK-SAME:      outs(%[[S1]] : tensor<3x3x32xf32>) attrs = {conv.plane_strip, conv.role = "dw_depthwise_plane"}
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [2, 8, 1, 32]
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 1, 0] [2, 10, 2, 32]
 // CHECK:         tensor.pad %{{.*}} low[0, 0, 1, 0] high[0, 0, 0, 0]
 // CHECK:         %[[S3:.*]] = linalg.generic
-// CHECK-SAME:      outs(%[[S2]] : tensor<3x3x32xf32>) attrs = {conv.role = "dw_depthwise_plane"}
+// CHECK-SAME:      outs(%[[S2]] : tensor<3x3x32xf32>) attrs = {conv.plane_strip, conv.role = "dw_depthwise_plane"}
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 11, 0] [2, 8, 1, 32]
 // CHECK:         tensor.extract_slice %{{.*}}[0, 0, 11, 0] [2, 10, 2, 32]
 // CHECK:         tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 1, 0]
 // CHECK:         %[[S4:.*]] = linalg.generic
-// CHECK-SAME:      outs(%[[S3]] : tensor<3x3x32xf32>) attrs = {conv.role = "dw_depthwise_plane"}
+// CHECK-SAME:      outs(%[[S3]] : tensor<3x3x32xf32>) attrs = {conv.plane_strip, conv.role = "dw_depthwise_plane"}
 // CHECK:         %[[OUT:.*]] = tensor.expand_shape %[[S4]] {{\[}}[0], [1], [2, 3]] output_shape [3, 3, 1, 32]
 // CHECK:         return %[[OUT]]
 // On 2 threads: the plane in 2 channel parts of one vector each.

@@ -46,6 +46,11 @@ constexpr llvm::StringLiteral kRoleDwTapRow = "dw_tap_row";
 /// zero-bordered copy of some of its rows) is read at
 /// (p*s0 + k0*dil0, q*s1 + k1*dil1).
 constexpr llvm::StringLiteral kRoleDwDepthwisePlane = "dw_depthwise_plane";
+/// On a dw_depthwise_plane contraction over an edge strip of the plane (not
+/// its interior): the code generator runs its taps one after the other
+/// instead of unrolled together (a strip is a row or two: see
+/// docs/Codegen.md, "Depthwise tap planes").
+constexpr llvm::StringLiteral kPlaneStripAttrName = "conv.plane_strip";
 /// The tensor.pad that puts the input rows of a tap plane's edge strip into
 /// a zero border.
 constexpr llvm::StringLiteral kRoleWindowBorder = "window_border";

@@ -1318,6 +1318,23 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return interior;
   }
 
+  /// Group parts of a tap forall with `leading` iterations (tap rows, tap
+  /// planes): `threads / gcd(leading, threads)` parts of the `groups`
+  /// groups (`coPer` output channels each) when the forall is neither
+  /// inside another one nor over split-K parts and each part is whole
+  /// vectors of `lanes` lanes; else 1.
+  int64_t groupPartsFor(PatternRewriter &rewriter, int64_t leading,
+                        int64_t splitCount, int64_t groups, int64_t coPer,
+                        int64_t lanes) const {
+    if (insideForall(rewriter) || splitCount != 1 || threads <= 1)
+      return 1;
+    int64_t parts = threads / std::gcd(leading, threads);
+    return parts > 1 && groups % parts == 0 &&
+                   groups / parts * coPer % lanes == 0
+               ? parts
+               : 1;
+  }
+
   /// The window positions q = o + k*dil along the last spatial dimension
   /// at which every tap k of the last kernel dimension reads the input,
   /// [qLo, qHi); empty when some tap reads none.
@@ -1395,15 +1412,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // 4 -> 4 +19 %, N8 28x28x128 -> 64 in 16 groups of 8 -> 4 +21 %, N8
     // 28x28x64 in 32 groups of 2 -> 2 +1 % (its parts' tiles have half the
     // accumulators).
-    bool nested = insideForall(rewriter);
-    int64_t leading = numTaps(g) / taps;
-    int64_t groupParts = 1;
-    if (!nested && splitCount == 1 && threads > 1) {
-      int64_t parts = threads / std::gcd(leading, threads);
-      if (parts > 1 && groups % parts == 0 &&
-          groups / parts * coPer % tapRowLanes == 0)
-        groupParts = parts;
-    }
+    int64_t groupParts = groupPartsFor(rewriter, numTaps(g) / taps, splitCount,
+                                       groups, coPer, tapRowLanes);
     int64_t partGroups = groups / groupParts;
 
     // One iteration per leading tap (with split-K parts, §2.3: per part
@@ -1606,14 +1616,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     MLIRContext *ctx = rewriter.getContext();
 
     // Channel parts on threads, as the group parts of tap rows.
-    bool nested = insideForall(rewriter);
-    int64_t leading = numTaps(g) / (k0 * k1);
-    int64_t parts = 1;
-    if (!nested && splitCount == 1 && threads > 1) {
-      int64_t p = threads / std::gcd(leading, threads);
-      if (p > 1 && groups % p == 0 && groups / p % tapPlaneLanes == 0)
-        parts = p;
-    }
+    int64_t parts = groupPartsFor(rewriter, numTaps(g) / (k0 * k1), splitCount,
+                                  groups, 1, tapPlaneLanes);
     int64_t width = groups / parts;
 
     // One iteration per leading tap (and split-K or channel part); a 2-D
@@ -1721,8 +1725,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         // The window positions the region reads, [first, end), of which
         // those of the input are [pb, pb + in).
         int64_t first = r.lo * g.strides[d];
-        int64_t end = (r.hi - 1) * g.strides[d] +
-                      (g.filterSpatial[d] - 1) * g.dilations[d] + 1;
+        int64_t end =
+            first + convgen::windowSpan(r.hi - r.lo, g.strides[d],
+                                        g.filterSpatial[d], g.dilations[d]);
         int64_t from = std::max(first, g.padBefore[d]);
         int64_t to = std::min(end, g.padBefore[d] + g.inputSpatial[d]);
         xs = extractDimSlice(rewriter, loc, xs, dim,

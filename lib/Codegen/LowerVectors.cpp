@@ -1232,6 +1232,8 @@ void insertRowPrefetches(func::FuncOp func) {
     // reads and their indices are defined.
     Operation *at;
     int64_t distance;
+    // 3 (every level) or 2 (the L2 only: conv.prefetch_l2).
+    int64_t locality;
     // conv.prefetch_rows' right-hand reads: the left-hand read whose column
     // block picks the line.
     vector::TransferReadOp lineBy;
@@ -1267,12 +1269,13 @@ void insertRowPrefetches(func::FuncOp func) {
     };
     vector::TransferReadOp lhs = rows ? rowRead(0) : vector::TransferReadOp();
     vector::TransferReadOp rhs = rowRead(1);
+    int64_t locality = loop->hasAttr(conv::kPrefetchL2Attr) ? 2 : 3;
     if (lhs)
-      reads.insert({lhs, {op, *ub - *lb, {}}});
+      reads.insert({lhs, {op, *ub - *lb, locality, {}}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
-      reads.insert({rhs, {op, *ub - *lb, lhs}});
+      reads.insert({rhs, {op, *ub - *lb, locality, lhs}});
   });
   for (auto [read, prefetch] : reads) {
     OpBuilder b(prefetch.at);
@@ -1317,7 +1320,8 @@ void insertRowPrefetches(func::FuncOp func) {
         indices[rank - 2] = row;
         indices[rank - 1] = column;
         memref::PrefetchOp::create(b, loc, read.getBase(), indices,
-                                   /*isWrite=*/false, /*localityHint=*/3,
+                                   /*isWrite=*/false,
+                                   /*localityHint=*/prefetch.locality,
                                    /*isDataCache=*/true);
       }
     }
@@ -1338,6 +1342,7 @@ struct LowerVectors
     getOperation().walk([](scf::ForOp loop) {
       loop->removeAttr(conv::kPrefetchRhsAttr);
       loop->removeAttr(conv::kPrefetchRowsAttr);
+      loop->removeAttr(conv::kPrefetchL2Attr);
       loop->removeAttr(conv::kPrefetchAheadAttr);
     });
     auto apply = [&](auto populate) {

@@ -50,6 +50,37 @@ func.func @marked(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector<2x
 
 // -----
 
+// Marked conv.prefetch_l2 as well: the same prefetches, into the L2 only
+// (locality 2). Both marks are removed.
+// CHECK-LABEL: func.func @marked_l2
+// CHECK:         scf.for
+// CHECK-COUNT-8:   memref.prefetch %{{.+}}[%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x32xf32>
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.fma
+// CHECK-NOT:     conv.prefetch_l2
+// CHECK-NOT:     conv.prefetch_rhs
+// OFF-LABEL: func.func @marked_l2
+// OFF-NOT:     memref.prefetch
+// OFF-NOT:     conv.prefetch_l2
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @marked_l2(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector<2x32xf32>) -> vector<2x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<2x32xf32>) {
+    %l = vector.transfer_read %x[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x2xf32>, vector<4x2xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x32xf32>, vector<4x32xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x2xf32>, vector<4x32xf32> into vector<2x32xf32>
+    scf.yield %n : vector<2x32xf32>
+  } {conv.prefetch_l2, conv.prefetch_rhs}
+  return %r : vector<2x32xf32>
+}
+
+// -----
+
 // Not marked: no prefetch.
 // CHECK-LABEL: func.func @unmarked
 // CHECK-NOT:     memref.prefetch

@@ -24,9 +24,12 @@
 // AVX2-NOT:     conv.prefetch_rhs
 // AVX2:         return
 // On a core with two 512-bit FMA units (two-zmm-fma-units, TZF lines) the
-// streaming prefetch stays.
+// streaming prefetch stays, into the L2 only (conv.prefetch_l2): the 3
+// tiles of rows each re-read the current rows from the L1.
 // TZF-LABEL: func.func @stream
-// TZF:           } {conv.prefetch_rhs}
+// TZF:         scf.for %{{.*}} = %c0 to %c27 step %c9
+// TZF:               vector.contract {{.*}} : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
+// TZF:           } {conv.prefetch_l2, conv.prefetch_rhs}
 // OFF-LABEL: llvm.func @stream(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
@@ -148,6 +151,14 @@ func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tenso
 // AVX2:         } {conv.prefetch_rhs}
 // AVX2:           vector.contract {{.*}} : vector<3x4xf32>, vector<4x16xf32> into vector<3x16xf32>
 // AVX2:         } {conv.prefetch_rhs}
+// All 9 rows are one tile, which reads each prefetched line once: into
+// every level, also on a core with two 512-bit FMA units.
+// TZF-LABEL: func.func @stream_narrow
+// TZF:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x16xf32> into vector<9x16xf32>
+// TZF-NOT:       conv.prefetch_l2
+// TZF:         } {conv.prefetch_rhs}
+// TZF-NOT:       conv.prefetch_l2
+// TZF:         return
 // LLVM-LABEL: llvm.func @stream_narrow
 // LLVM:        llvm.intr.prefetch
 // LLVM:        llvm.return

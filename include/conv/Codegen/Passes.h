@@ -72,6 +72,11 @@ constexpr llvm::StringLiteral kLLVMNoUnrollAttr = "conv.llvm_no_unroll";
 /// sets it for conv.dw_stream contractions; conv-cpu-lower-vectors'
 /// `prefetch` prefetches those rows for the contractions in its body).
 constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
+/// With conv.prefetch_rhs: prefetch into the L2 only (locality 2,
+/// `prefetcht1`) instead of every level. Set where several register tiles
+/// sweep each streamed row (their re-reads keep the current rows in the L1)
+/// on cores with two 512-bit FMA units, where it was measured.
+constexpr llvm::StringLiteral kPrefetchL2Attr = "conv.prefetch_l2";
 
 /// Marks the innermost reduction loop (an scf.for) of register tiles that
 /// read every block of both operands from memory once and re-read it from

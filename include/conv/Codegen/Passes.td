@@ -171,7 +171,9 @@ def ConvCPUTileAndVectorizePass
            "Tune for a core with two 512-bit FMA units (the Intel Xeons; "
            "the CPU pipeline sets it from the host): the whole-dW register "
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
-           "(the hardware prefetchers do better), filter-gradient tiles "
+           "(the hardware prefetchers do better), streaming filter-gradient "
+           "tiles whose rows take several register tiles prefetch into the "
+           "L2 only (conv.prefetch_l2), filter-gradient tiles "
            "of 2 vectors a row take up to 12 rows instead of 8, and the "
            "whole-dW tiles of such multi-tap filter gradients take reduction "
            "blocks of the rows whose out_backprop rows fit half the L1">,
@@ -229,8 +231,9 @@ def ConvCPULowerVectorsPass
     operand is a 2-D minor-identity
     `vector.transfer_read` of a memref with rows of at least one cache line
     running along the contraction's reduction, gets one `memref.prefetch`
-    (read, locality 3) per 64-byte line of each row r of that read, at row
-    index + R + r: the rows the loop's next range reads. The hardware
+    (read, locality 3; locality 2, into the L2 only, when the loop is also
+    marked `conv.prefetch_l2`) per 64-byte line of each row r of that read,
+    at row index + R + r: the rows the loop's next range reads. The hardware
     prefetchers leave the memory idle while a block is computed. Prefetches
     do not fault: those of the last block, past the end of the buffer, are
     hints the kernel never reads. In a loop marked `conv.prefetch_rows`

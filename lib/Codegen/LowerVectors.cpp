@@ -1234,6 +1234,9 @@ void insertRowPrefetches(func::FuncOp func) {
     int64_t distance;
     // 3 (every level) or 2 (the L2 only: conv.prefetch_l2).
     int64_t locality;
+    // conv.prefetch_rhs' right-hand reads: the enclosing loop over the tiles
+    // that read the same rows (conv.prefetch_tiles), if any.
+    scf::ForOp tiles;
     // conv.prefetch_rows' right-hand reads: the left-hand read whose column
     // block picks the line.
     vector::TransferReadOp lineBy;
@@ -1270,12 +1273,20 @@ void insertRowPrefetches(func::FuncOp func) {
     vector::TransferReadOp lhs = rows ? rowRead(0) : vector::TransferReadOp();
     vector::TransferReadOp rhs = rowRead(1);
     int64_t locality = loop->hasAttr(conv::kPrefetchL2Attr) ? 2 : 3;
+    scf::ForOp tiles;
+    if (!rows)
+      for (auto outer = loop->getParentOfType<scf::ForOp>(); outer;
+           outer = outer->getParentOfType<scf::ForOp>())
+        if (outer->hasAttr(conv::kPrefetchTilesAttr)) {
+          tiles = outer;
+          break;
+        }
     if (lhs)
-      reads.insert({lhs, {op, *ub - *lb, locality, {}}});
+      reads.insert({lhs, {op, *ub - *lb, locality, {}, {}}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
-      reads.insert({rhs, {op, *ub - *lb, locality, lhs}});
+      reads.insert({rhs, {op, *ub - *lb, locality, tiles, lhs}});
   });
   for (auto [read, prefetch] : reads) {
     OpBuilder b(prefetch.at);
@@ -1312,6 +1323,53 @@ void insertRowPrefetches(func::FuncOp func) {
                                                           base[rank - 1],
                                                           constant(c)))
                             : base[rank - 1]);
+    // Spread over the tiles of conv.prefetch_tiles' loop: its iteration t
+    // of T prefetches lines t, t + T, ... (modulo the N lines of a step).
+    // The line indices depend on t only: computed at the start of the
+    // loop's body.
+    std::optional<int64_t> tilesLb, tilesUb, tilesStep;
+    if (prefetch.tiles) {
+      tilesLb = getConstantIntValue(prefetch.tiles.getLowerBound());
+      tilesUb = getConstantIntValue(prefetch.tiles.getUpperBound());
+      tilesStep = getConstantIntValue(prefetch.tiles.getStep());
+    }
+    if (tilesLb && tilesUb && tilesStep && *tilesStep > 0 &&
+        *tilesUb > *tilesLb) {
+      int64_t count = llvm::divideCeil(*tilesUb - *tilesLb, *tilesStep);
+      int64_t total = vt.getDimSize(0) * lines;
+      OpBuilder head = OpBuilder::atBlockBegin(prefetch.tiles.getBody());
+      auto headConstant = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(head, loc, v);
+      };
+      Value tile = arith::DivUIOp::create(
+          head, loc,
+          arith::SubIOp::create(head, loc, prefetch.tiles.getInductionVar(),
+                                headConstant(*tilesLb)),
+          headConstant(*tilesStep));
+      Value ahead = arith::AddIOp::create(b, loc, base[rank - 2],
+                                          constant(prefetch.distance));
+      for (int64_t i = 0, e = llvm::divideCeil(total, count); i < e; ++i) {
+        Value line = arith::RemUIOp::create(
+            head, loc,
+            arith::AddIOp::create(head, loc, tile, headConstant(count * i)),
+            headConstant(total));
+        Value rowOffset =
+            arith::DivUIOp::create(head, loc, line, headConstant(lines));
+        Value columnOffset = arith::MulIOp::create(
+            head, loc,
+            arith::RemUIOp::create(head, loc, line, headConstant(lines)),
+            headConstant(lineElements));
+        SmallVector<Value> indices(base);
+        indices[rank - 2] = arith::AddIOp::create(b, loc, ahead, rowOffset);
+        indices[rank - 1] =
+            arith::AddIOp::create(b, loc, base[rank - 1], columnOffset);
+        memref::PrefetchOp::create(b, loc, read.getBase(), indices,
+                                   /*isWrite=*/false,
+                                   /*localityHint=*/prefetch.locality,
+                                   /*isDataCache=*/true);
+      }
+      continue;
+    }
     for (int64_t r = 0; r < vt.getDimSize(0); ++r) {
       Value row = arith::AddIOp::create(b, loc, base[rank - 2],
                                         constant(prefetch.distance + r));
@@ -1343,6 +1401,7 @@ struct LowerVectors
       loop->removeAttr(conv::kPrefetchRhsAttr);
       loop->removeAttr(conv::kPrefetchRowsAttr);
       loop->removeAttr(conv::kPrefetchL2Attr);
+      loop->removeAttr(conv::kPrefetchTilesAttr);
       loop->removeAttr(conv::kPrefetchAheadAttr);
     });
     auto apply = [&](auto populate) {

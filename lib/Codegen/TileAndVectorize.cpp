@@ -2433,6 +2433,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       }
     }
   SmallVector<LoopLikeOpInterface> loops;
+  // The dimension each of `loops` runs over (empty if unknown).
+  SmallVector<int64_t> loopDims;
   Operation *tiledOp = nullptr;
   if (fillInner) {
     // The register tiles over the parallel dimensions first, each with its
@@ -2474,6 +2476,10 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
           tiledLoopDims(reductionTiled->loops, reductionSizes, {}));
     llvm::append_range(loops, parallelTiled->loops);
     llvm::append_range(loops, reductionTiled->loops);
+    loopDims =
+        tiledLoopDims(parallelTiled->loops, parallelSizes, innerInterchange);
+    llvm::append_range(
+        loopDims, tiledLoopDims(reductionTiled->loops, reductionSizes, {}));
     tiledOp = reductionTiled->tiledOps.back();
   } else {
     auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,
@@ -2489,6 +2495,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                     innerTiled->loops, dims);
     }
     llvm::append_range(loops, innerTiled->loops);
+    loopDims =
+        tiledLoopDims(innerTiled->loops, sizes.asArrayRef(), innerInterchange);
     tiledOp = innerTiled->tiledOps.back();
   }
   if (hoistEarly)
@@ -2503,8 +2511,19 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       tiledOp->getParentOp() == loops.back().getOperation()) {
     loops.back()->setAttr(prefetchRows ? kPrefetchRowsAttr : kPrefetchRhsAttr,
                           rewriter.getUnitAttr());
-    if (streamL2 && !prefetchRows)
+    // Into the L2 only, and each line by one of the tiles of rows that
+    // all read it (the loop over the ci dimension, [(g,) ci, co, ...]).
+    if (streamL2 && !prefetchRows) {
       loops.back()->setAttr(kPrefetchL2Attr, rewriter.getUnitAttr());
+      int64_t ciDim =
+          cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank() == 3
+              ? 1
+              : 0;
+      if (loopDims.size() == loops.size())
+        for (auto [loop, d] : llvm::zip(loops, loopDims))
+          if (d == ciDim && isa<scf::ForOp>(loop.getOperation()))
+            loop->setAttr(kPrefetchTilesAttr, rewriter.getUnitAttr());
+    }
   }
   tiledOp->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   peelLoops(rewriter, loops);

@@ -25,11 +25,14 @@
 // AVX2:         return
 // On a core with two 512-bit FMA units (two-zmm-fma-units, TZF lines) the
 // streaming prefetch stays, into the L2 only (conv.prefetch_l2): the 3
-// tiles of rows each re-read the current rows from the L1.
+// tiles of rows each re-read the current rows from the L1. Their loop is
+// marked conv.prefetch_tiles: each of them prefetches a third of the lines.
 // TZF-LABEL: func.func @stream
 // TZF:         scf.for %{{.*}} = %c0 to %c27 step %c9
 // TZF:               vector.contract {{.*}} : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
 // TZF:           } {conv.prefetch_l2, conv.prefetch_rhs}
+// TZF-NOT:       conv.prefetch
+// TZF:         } {conv.prefetch_tiles}
 // OFF-LABEL: llvm.func @stream(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
@@ -158,6 +161,7 @@ func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tenso
 // TZF-NOT:       conv.prefetch_l2
 // TZF:         } {conv.prefetch_rhs}
 // TZF-NOT:       conv.prefetch_l2
+// TZF-NOT:       conv.prefetch_tiles
 // TZF:         return
 // LLVM-LABEL: llvm.func @stream_narrow
 // LLVM:        llvm.intr.prefetch

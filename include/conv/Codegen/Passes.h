@@ -77,6 +77,12 @@ constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
 /// sweep each streamed row (their re-reads keep the current rows in the L1)
 /// on cores with two 512-bit FMA units, where it was measured.
 constexpr llvm::StringLiteral kPrefetchL2Attr = "conv.prefetch_l2";
+/// On an scf.for around a loop marked conv.prefetch_rhs whose iterations
+/// register tiles all read the same streamed rows (the tiles of rows that
+/// conv.prefetch_l2 is set for): iteration t of its T issues only the
+/// lines t, t + T, t + 2T, ... of each step's N = rows x lines prefetches
+/// (modulo N), so that every line is prefetched once, not T times.
+constexpr llvm::StringLiteral kPrefetchTilesAttr = "conv.prefetch_tiles";
 
 /// Marks the innermost reduction loop (an scf.for) of register tiles that
 /// read every block of both operands from memory once and re-read it from

@@ -173,7 +173,8 @@ def ConvCPUTileAndVectorizePass
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
            "(the hardware prefetchers do better), streaming filter-gradient "
            "tiles whose rows take several register tiles prefetch into the "
-           "L2 only (conv.prefetch_l2), filter-gradient tiles "
+           "L2 only (conv.prefetch_l2), each line from one of those tiles "
+           "(conv.prefetch_tiles), filter-gradient tiles "
            "of 2 vectors a row take up to 12 rows instead of 8, and the "
            "whole-dW tiles of such multi-tap filter gradients take reduction "
            "blocks of the rows whose out_backprop rows fit half the L1">,
@@ -233,7 +234,12 @@ def ConvCPULowerVectorsPass
     running along the contraction's reduction, gets one `memref.prefetch`
     (read, locality 3; locality 2, into the L2 only, when the loop is also
     marked `conv.prefetch_l2`) per 64-byte line of each row r of that read,
-    at row index + R + r: the rows the loop's next range reads. The hardware
+    at row index + R + r: the rows the loop's next range reads. Inside an
+    `scf.for` marked `conv.prefetch_tiles` (T iterations: the tiles of rows
+    that all read those rows), iteration t issues only the lines t, t + T,
+    t + 2T, ... (modulo the N lines of a step, line l at row l / L and
+    column l mod L of the read's L lines a row), so that each line is
+    prefetched once, not T times. The hardware
     prefetchers leave the memory idle while a block is computed. Prefetches
     do not fault: those of the last block, past the end of the buffer, are
     hints the kernel never reads. In a loop marked `conv.prefetch_rows`

@@ -2476,10 +2476,15 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
           tiledLoopDims(reductionTiled->loops, reductionSizes, {}));
     llvm::append_range(loops, parallelTiled->loops);
     llvm::append_range(loops, reductionTiled->loops);
-    loopDims =
+    SmallVector<int64_t> parallelDims =
         tiledLoopDims(parallelTiled->loops, parallelSizes, innerInterchange);
-    llvm::append_range(
-        loopDims, tiledLoopDims(reductionTiled->loops, reductionSizes, {}));
+    SmallVector<int64_t> reductionDims =
+        tiledLoopDims(reductionTiled->loops, reductionSizes, {});
+    if (parallelDims.size() == parallelTiled->loops.size() &&
+        reductionDims.size() == reductionTiled->loops.size()) {
+      loopDims = parallelDims;
+      llvm::append_range(loopDims, reductionDims);
+    }
     tiledOp = reductionTiled->tiledOps.back();
   } else {
     auto innerTiled = tile(rewriter, op, sizes.asArrayRef(), /*forall=*/false,

@@ -77,7 +77,7 @@ constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
 /// sweep each streamed row (their re-reads keep the current rows in the L1)
 /// on cores with two 512-bit FMA units, where it was measured.
 constexpr llvm::StringLiteral kPrefetchL2Attr = "conv.prefetch_l2";
-/// On an scf.for around a loop marked conv.prefetch_rhs whose iterations
+/// On an scf.for around a loop marked conv.prefetch_rhs whose iterations'
 /// register tiles all read the same streamed rows (the tiles of rows that
 /// conv.prefetch_l2 is set for): iteration t of its T issues only the
 /// lines t, t + T, t + 2T, ... of each step's N = rows x lines prefetches

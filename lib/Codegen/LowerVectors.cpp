@@ -1299,43 +1299,19 @@ void insertRowPrefetches(func::FuncOp func) {
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    // The columns of the lines to prefetch.
-    SmallVector<Value> columns;
-    if (vector::TransferReadOp by = prefetch.lineBy) {
-      auto byType = cast<MemRefType>(by.getBase().getType());
-      int64_t width = by.getVectorType().getDimSize(1);
-      int64_t extent = byType.getShape().back();
-      if (ShapedType::isDynamic(extent) ||
-          llvm::divideCeil(extent, width) < lines)
-        by = {};
-      if (by) {
-        Value block = arith::DivUIOp::create(b, loc, by.getIndices().back(),
-                                             constant(width));
-        Value line = arith::RemUIOp::create(b, loc, block, constant(lines));
-        columns.push_back(arith::AddIOp::create(
-            b, loc, base[rank - 1],
-            arith::MulIOp::create(b, loc, line, constant(lineElements))));
-      }
-    }
-    if (columns.empty())
-      for (int64_t c = 0; c < vt.getDimSize(1); c += lineElements)
-        columns.push_back(c ? Value(arith::AddIOp::create(b, loc,
-                                                          base[rank - 1],
-                                                          constant(c)))
-                            : base[rank - 1]);
     // Spread over the tiles of conv.prefetch_tiles' loop: its iteration t
     // of T prefetches lines t, t + T, ... (modulo the N lines of a step).
     // The line indices depend on t only: computed at the start of the
     // loop's body.
-    std::optional<int64_t> tilesLb, tilesUb, tilesStep;
+    std::optional<int64_t> tilesLb, tilesStep;
+    std::optional<APInt> tilesTrips;
     if (prefetch.tiles) {
       tilesLb = getConstantIntValue(prefetch.tiles.getLowerBound());
-      tilesUb = getConstantIntValue(prefetch.tiles.getUpperBound());
       tilesStep = getConstantIntValue(prefetch.tiles.getStep());
+      tilesTrips = prefetch.tiles.getStaticTripCount();
     }
-    if (tilesLb && tilesUb && tilesStep && *tilesStep > 0 &&
-        *tilesUb > *tilesLb) {
-      int64_t count = llvm::divideCeil(*tilesUb - *tilesLb, *tilesStep);
+    if (tilesLb && tilesStep && tilesTrips && !tilesTrips->isZero()) {
+      int64_t count = tilesTrips->getZExtValue();
       int64_t total = vt.getDimSize(0) * lines;
       OpBuilder head = OpBuilder::atBlockBegin(prefetch.tiles.getBody());
       auto headConstant = [&](int64_t v) -> Value {
@@ -1370,6 +1346,29 @@ void insertRowPrefetches(func::FuncOp func) {
       }
       continue;
     }
+    // The columns of the lines to prefetch.
+    SmallVector<Value> columns;
+    if (vector::TransferReadOp by = prefetch.lineBy) {
+      auto byType = cast<MemRefType>(by.getBase().getType());
+      int64_t width = by.getVectorType().getDimSize(1);
+      int64_t extent = byType.getShape().back();
+      if (ShapedType::isDynamic(extent) ||
+          llvm::divideCeil(extent, width) < lines)
+        by = {};
+      if (by) {
+        Value block = arith::DivUIOp::create(b, loc, by.getIndices().back(),
+                                             constant(width));
+        Value line = arith::RemUIOp::create(b, loc, block, constant(lines));
+        columns.push_back(arith::AddIOp::create(
+            b, loc, base[rank - 1],
+            arith::MulIOp::create(b, loc, line, constant(lineElements))));
+      }
+    }
+    if (columns.empty())
+      for (int64_t c = 0; c < vt.getDimSize(1); c += lineElements)
+        columns.push_back(c ? Value(arith::AddIOp::create(
+                                  b, loc, base[rank - 1], constant(c)))
+                            : base[rank - 1]);
     for (int64_t r = 0; r < vt.getDimSize(0); ++r) {
       Value row = arith::AddIOp::create(b, loc, base[rank - 2],
                                         constant(prefetch.distance + r));

@@ -1134,7 +1134,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // re-read by those tiles, keep the L1 (two-zmm-fma-units; Emerald
     // Rapids, conv-run with prefetcht1 instead of prefetcht0, 10 call
     // pairs, 1 / 2 threads: VGG's 224x224x3 -> 64 3x3, 27 rows as 3 tiles
-    // of 9, +13 / +13 %; 108x108x3 -> 64 3x3 s2, 3 tiles, -1 %; a
+    // of 9, +13 / +8-13 %; 108x108x3 -> 64 3x3 s2, 3 tiles, -1 %; a
     // 48x480x1 -> 16 layer, all 9 rows in one tile, which reads each
     // prefetched line once, -6 / -9 %).
     prefetchStreamL2 = prefetchStream && twoZmmFMAUnits && !laneGroups &&

@@ -15,6 +15,11 @@
 // low and the high pad of d, over the interior of the dimensions before d
 // and the whole extent of the dimensions after it.
 //
+// A pad whose users read only the source's interior is not copied at all
+// (FoldInteriorReadPad). One whose users all take blocks of its unpadded
+// dimensions (an image each) inside loops is copied a block at a time, at
+// the top of the loop that picks the block (PadPerBlock).
+//
 //===----------------------------------------------------------------------===//
 
 #include "conv/Codegen/Passes.h"
@@ -24,12 +29,16 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::conv {
 #define GEN_PASS_DEF_CONVCPUDECOMPOSEPADSPASS
@@ -270,6 +279,250 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// A static pad whose every user is a tensor.extract_slice inside loops
+/// that take a block of the unpadded dimensions (e.g. one image of the
+/// batch) at offsets computed from the loops' induction variables: each
+/// block is padded on its own, at the top of the innermost of those loops,
+/// and the slices read that block's padded copy. The copy of a block is
+/// written just before the block is read (from the L2 rather than from
+/// memory) by the thread that reads it, instead of the whole padded input
+/// being written in a pass of its own before the loops.
+///
+/// Only where this copies no element more often than the whole pad did:
+/// the static trip counts of the loops around the block's pad, times the
+/// block's size, at most the source's size.
+struct PadPerBlock : public OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// The induction variable `v` is of a loop (scf.for or scf.forall), or
+  /// null.
+  static Operation *loopOfInductionVar(Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg)
+      return nullptr;
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto forOp = dyn_cast<scf::ForOp>(owner))
+      return forOp.getInductionVar() == arg ? owner : nullptr;
+    if (auto forall = dyn_cast<scf::ForallOp>(owner))
+      return llvm::is_contained(forall.getInductionVars(), arg) ? owner
+                                                                : nullptr;
+    return nullptr;
+  }
+
+  /// The static trip count of a loop, if any.
+  static std::optional<int64_t> tripCount(Operation *loop) {
+    if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+      std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+      std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
+      std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+      if (!lb || !ub || !step || *step <= 0)
+        return std::nullopt;
+      return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
+    }
+    auto forall = cast<scf::ForallOp>(loop);
+    std::optional<SmallVector<int64_t>> lbs =
+        getConstantIntValues(forall.getMixedLowerBound());
+    std::optional<SmallVector<int64_t>> ubs =
+        getConstantIntValues(forall.getMixedUpperBound());
+    std::optional<SmallVector<int64_t>> steps =
+        getConstantIntValues(forall.getMixedStep());
+    if (!lbs || !ubs || !steps)
+      return std::nullopt;
+    int64_t count = 1;
+    for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+      if (step <= 0)
+        return std::nullopt;
+      count *= ub > lb ? llvm::divideCeil(ub - lb, step) : 0;
+    }
+    return count;
+  }
+
+  /// Collects, in `ops`, the operations inside `region` that compute `v`
+  /// (pure, region-free), and in `loops` the loops whose induction
+  /// variables they read. False when `v` depends on anything else inside
+  /// `region` (an iter_arg, an op with regions or side effects).
+  static bool collectOffsetChain(Value v, Region &region,
+                                 SetVector<Operation *> &ops,
+                                 SmallPtrSetImpl<Operation *> &loops) {
+    if (!region.isAncestor(v.getParentRegion()))
+      return true; // defined outside: available everywhere inside
+    if (Operation *loop = loopOfInductionVar(v)) {
+      // (A loop around the pad itself: its induction variable is as good
+      // as defined outside.)
+      if (region.isAncestor(loop->getParentRegion()))
+        loops.insert(loop);
+      return true;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isPure(def))
+      return false;
+    if (ops.contains(def))
+      return true;
+    for (Value operand : def->getOperands())
+      if (!collectOffsetChain(operand, region, ops, loops))
+        return false;
+    ops.insert(def);
+    return true;
+  }
+
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType sourceType = op.getSourceType();
+    if (!sourceType.hasStaticShape() || !op.getResultType().hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shape");
+    Value value = op.getConstantPaddingValue();
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "padding value not constant");
+    SmallVector<int64_t> low(op.getStaticLow()), high(op.getStaticHigh());
+    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
+      return rewriter.notifyMatchFailure(op, "dynamic padding");
+    int64_t rank = sourceType.getRank();
+    SmallVector<int64_t> blockDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (low[d] == 0 && high[d] == 0)
+        blockDims.push_back(d);
+    if (blockDims.empty() || int64_t(blockDims.size()) == rank)
+      return rewriter.notifyMatchFailure(op, "no unpadded or padded dims");
+    if (op->use_empty())
+      return failure();
+
+    Region *padRegion = op->getParentRegion();
+    ArrayRef<int64_t> source = sourceType.getShape();
+    struct Plan {
+      tensor::ExtractSliceOp slice;
+      Operation *anchor; // the loop at whose body's top the block is padded
+      SetVector<Operation *> chain; // computes the block offsets
+      SmallVector<OpFoldResult> blockOffsets;
+      int64_t copiedElements; // by this block's pad, over all iterations
+    };
+    SmallVector<Plan> plans;
+    for (Operation *user : op->getUsers()) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice || slice.getSource() != op.getResult())
+        return rewriter.notifyMatchFailure(op, "a user is not a slice");
+      Plan plan{slice, nullptr, {}, {}, 0};
+      SmallPtrSet<Operation *, 4> loops;
+      for (int64_t d : blockDims) {
+        if (ShapedType::isDynamic(slice.getStaticSizes()[d]) ||
+            !isConstantIntValue(slice.getMixedStrides()[d], 1))
+          return rewriter.notifyMatchFailure(op, "a dynamic block");
+        OpFoldResult offset = slice.getMixedOffsets()[d];
+        if (auto v = dyn_cast<Value>(offset))
+          if (!collectOffsetChain(v, *padRegion, plan.chain, loops))
+            return rewriter.notifyMatchFailure(op, "an opaque block offset");
+      }
+      // The innermost of the loops (they all enclose the slice).
+      for (Operation *loop : loops)
+        if (!plan.anchor || plan.anchor->isAncestor(loop))
+          plan.anchor = loop;
+      if (!plan.anchor)
+        return rewriter.notifyMatchFailure(op, "a loop-invariant block");
+      // The chain is recomputed at the top of the anchor's body: no op of
+      // it may sit inside a loop nested in the anchor and read that loop's
+      // values (only the anchor's and outer loops' induction variables).
+      for (Operation *loop : loops)
+        if (loop != plan.anchor && !loop->isAncestor(plan.anchor))
+          return rewriter.notifyMatchFailure(op, "loops not nested");
+      // How often the block is padded: the trip counts of the loops
+      // around it.
+      int64_t copies = 1;
+      for (Operation *loop = plan.anchor; loop; loop = loop->getParentOp()) {
+        if (isa<scf::ForOp, scf::ForallOp>(loop)) {
+          std::optional<int64_t> trips = tripCount(loop);
+          if (!trips)
+            return rewriter.notifyMatchFailure(op, "a dynamic trip count");
+          copies *= *trips;
+        }
+        if (loop->getParentRegion() == padRegion)
+          break;
+      }
+      plan.copiedElements = copies;
+      for (int64_t d : blockDims)
+        plan.copiedElements *= slice.getStaticSizes()[d];
+      for (int64_t d : blockDims)
+        plan.blockOffsets.push_back(slice.getMixedOffsets()[d]);
+      plans.push_back(std::move(plan));
+    }
+    // No element copied more often than by the whole pad: the blocks
+    // padded (one per anchor and block offsets), times the trip counts of
+    // the loops around them, at most the source's elements.
+    int64_t sourceElements = 1, copiedElements = 0;
+    for (int64_t d : blockDims)
+      sourceElements *= source[d];
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      bool repeated = llvm::any_of(
+          llvm::ArrayRef(plans).take_front(i), [&](const Plan &other) {
+            return other.anchor == plan.anchor &&
+                   other.blockOffsets == plan.blockOffsets;
+          });
+      if (!repeated)
+        copiedElements += plan.copiedElements;
+    }
+    if (copiedElements > sourceElements)
+      return rewriter.notifyMatchFailure(op, "blocks would be re-padded");
+
+    // One padded block per anchor and block offsets.
+    DenseMap<Operation *,
+             SmallVector<std::pair<SmallVector<OpFoldResult>, Value>>>
+        padded;
+    Location loc = op.getLoc();
+    for (Plan &plan : plans) {
+      tensor::ExtractSliceOp slice = plan.slice;
+      ArrayRef<OpFoldResult> blockOffsets = plan.blockOffsets;
+      Value blockPad;
+      for (auto &[offsets, v] : padded[plan.anchor])
+        if (ArrayRef<OpFoldResult>(offsets) == blockOffsets)
+          blockPad = v;
+      if (!blockPad) {
+        Block &body = plan.anchor->getRegion(0).front();
+        rewriter.setInsertionPointToStart(&body);
+        IRMapping mapping;
+        for (Operation *chainOp : plan.chain)
+          rewriter.clone(*chainOp, mapping);
+        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes, ones(rank, rewriter.getIndexAttr(1));
+        for (int64_t d = 0; d < rank; ++d)
+          sizes.push_back(rewriter.getIndexAttr(source[d]));
+        for (auto [i, d] : llvm::enumerate(blockDims)) {
+          OpFoldResult offset = blockOffsets[i];
+          if (auto v = dyn_cast<Value>(offset))
+            offset = mapping.lookupOrDefault(v);
+          offsets[d] = offset;
+          sizes[d] = rewriter.getIndexAttr(slice.getStaticSizes()[d]);
+        }
+        Value block = tensor::ExtractSliceOp::create(
+            rewriter, loc, op.getSource(), offsets, sizes, ones);
+        SmallVector<int64_t> paddedShape(op.getResultType().getShape());
+        for (int64_t d : blockDims)
+          paddedShape[d] = slice.getStaticSizes()[d];
+        auto paddedType =
+            RankedTensorType::get(paddedShape, sourceType.getElementType());
+        Value padValue = value;
+        if (Operation *def = value.getDefiningOp();
+            def && op.getRegion().isAncestor(def->getParentRegion()))
+          padValue = rewriter.clone(*def)->getResult(0);
+        blockPad =
+            tensor::PadOp::create(
+                rewriter, loc, paddedType, block,
+                getAsIndexOpFoldResult(rewriter.getContext(), low),
+                getAsIndexOpFoldResult(rewriter.getContext(), high), padValue)
+                .getResult();
+        padded[plan.anchor].push_back(
+            {SmallVector<OpFoldResult>(blockOffsets), blockPad});
+      }
+      rewriter.setInsertionPoint(slice);
+      SmallVector<OpFoldResult> offsets(slice.getMixedOffsets());
+      for (int64_t d : blockDims)
+        offsets[d] = rewriter.getIndexAttr(0);
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          slice, slice.getType(), blockPad, offsets, slice.getMixedSizes(),
+          slice.getMixedStrides());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct DecomposePads
     : public conv::impl::ConvCPUDecomposePadsPassBase<DecomposePads> {
   using Base::Base;
@@ -290,6 +543,7 @@ struct DecomposePads
 
 void mlir::conv::populateDecomposePadsPatterns(RewritePatternSet &patterns) {
   // The fold first: a pad it removes is not worth decomposing.
-  patterns.add<FoldInteriorReadPad>(patterns.getContext(), /*benefit=*/2);
+  patterns.add<FoldInteriorReadPad>(patterns.getContext(), /*benefit=*/3);
+  patterns.add<PadPerBlock>(patterns.getContext(), /*benefit=*/2);
   patterns.add<DecomposeStaticPad>(patterns.getContext());
 }

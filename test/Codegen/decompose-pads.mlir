@@ -306,3 +306,102 @@ func.func @unproven_interior_vector(%x: tensor<4x8x8x16xf32>, %init: vector<2x16
   }
   return %u : vector<2x16xf32>
 }
+
+// -----
+
+// A pad read only through slices of one image each, at image offsets
+// computed from the induction variables of a thread loop and a batch loop
+// (inside the row loop, where the tiling leaves them): each image is padded
+// on its own, at the top of the batch loop's body, and the two row blocks of
+// the image read that one padded copy. The thread that reads an image writes
+// its padded copy just before (into its caches), instead of the whole padded
+// input going through memory in a pass of its own.
+// CHECK-LABEL: func.func @pad_per_block
+// CHECK-SAME:    (%[[X:.+]]: tensor<4x8x8x16xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK:         scf.forall (%[[T:.+]]) in (2)
+// CHECK:           scf.for %[[N:[^ ]+]] =
+// CHECK:             %[[I:.+]] = affine.apply #{{.+}}(%[[T]])[%[[N]]]
+// CHECK:             %[[B:.+]] = tensor.extract_slice %[[X]][%[[I]], 0, 0, 0] [1, 8, 8, 16] [1, 1, 1, 1]
+// CHECK:             %[[E:.+]] = tensor.empty() : tensor<1x10x10x16xf32>
+// CHECK-COUNT-4:     linalg.fill
+// CHECK:             %[[P:.+]] = tensor.insert_slice %[[B]] into %{{.+}}[0, 1, 1, 0] [1, 8, 8, 16] [1, 1, 1, 1]
+// CHECK:             scf.for %[[R:[^ ]+]] =
+// CHECK:               tensor.extract_slice %[[P]][0, %[[R]], 0, 0] [1, 6, 10, 16] [1, 1, 1, 1]
+// CHECK:               tensor.extract_slice %[[P]][0, %{{.+}}, 0, 0] [1, 6, 10, 16] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.pad
+// CHECK-NOT:     tensor<4x10x10x16xf32>
+//
+// Bufferized: one image-sized allocation inside the batch loop.
+// BUF-LABEL: func.func @pad_per_block
+// BUF:         scf.forall
+// BUF:           scf.for
+// BUF:             memref.alloc() {{.*}} : memref<1x10x10x16xf32>
+// BUF-NOT:       memref<4x10x10x16xf32>
+func.func @pad_per_block(%x: tensor<4x8x8x16xf32>, %init: tensor<2x16xf32>) -> tensor<2x2x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<4x8x8x16xf32> to tensor<4x10x10x16xf32>
+  %e = tensor.empty() : tensor<2x2x16xf32>
+  %r = scf.forall (%t) in (2) shared_outs(%o = %e) -> (tensor<2x2x16xf32>) {
+    %s = scf.for %n = %c0 to %c2 step %c1 iter_args(%a = %init) -> (tensor<2x16xf32>) {
+      %s2 = scf.for %row = %c0 to %c4 step %c4 iter_args(%b = %a) -> (tensor<2x16xf32>) {
+        %img = affine.apply affine_map<(d0)[s0] -> (d0 * 2 + s0)>(%t)[%n]
+        %blk = tensor.extract_slice %p[%img, %row, 0, 0] [1, 6, 10, 16] [1, 1, 1, 1] : tensor<4x10x10x16xf32> to tensor<1x6x10x16xf32>
+        %row2 = affine.apply affine_map<()[s0] -> (s0 + 4)>()[%row]
+        %blk2 = tensor.extract_slice %p[%img, %row2, 0, 0] [1, 6, 10, 16] [1, 1, 1, 1] : tensor<4x10x10x16xf32> to tensor<1x6x10x16xf32>
+        %v1 = vector.transfer_read %blk[%c0, %c0, %c0, %c0], %cst {in_bounds = [true]} : tensor<1x6x10x16xf32>, vector<16xf32>
+        %v2 = vector.transfer_read %blk2[%c0, %c1, %c1, %c0], %cst {in_bounds = [true]} : tensor<1x6x10x16xf32>, vector<16xf32>
+        %w = arith.addf %v1, %v2 : vector<16xf32>
+        %b1 = vector.transfer_write %w, %b[%c0, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<2x16xf32>
+        scf.yield %b1 : tensor<2x16xf32>
+      }
+      scf.yield %s2 : tensor<2x16xf32>
+    }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%t, 0, 0] [1, 2, 16] [1, 1, 1] : tensor<2x16xf32> into tensor<2x2x16xf32>
+    }
+  }
+  return %r : tensor<2x2x16xf32>
+}
+
+// -----
+
+// The same image slices in a batch loop that a loop around it repeats:
+// padding each image there would copy it twice, so the whole input is padded
+// once, before the loops.
+// CHECK-LABEL: func.func @pad_per_block_repeated
+// BUF-LABEL: func.func @pad_per_block_repeated
+// BUF:         memref.alloc() {{.*}} : memref<4x10x10x16xf32>
+// CHECK:         tensor.empty() : tensor<4x10x10x16xf32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK-NOT:         tensor.empty
+// CHECK:             tensor.extract_slice {{.+}} : tensor<4x10x10x16xf32> to tensor<1x10x10x16xf32>
+func.func @pad_per_block_repeated(%x: tensor<4x8x8x16xf32>, %init: vector<16xf32>) -> vector<16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<4x8x8x16xf32> to tensor<4x10x10x16xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%a = %init) -> (vector<16xf32>) {
+    %s = scf.for %n = %c0 to %c4 step %c1 iter_args(%b = %a) -> (vector<16xf32>) {
+      %img = tensor.extract_slice %p[%n, 0, 0, 0] [1, 10, 10, 16] [1, 1, 1, 1] : tensor<4x10x10x16xf32> to tensor<1x10x10x16xf32>
+      %v = vector.transfer_read %img[%c0, %k, %k, %c0], %cst {in_bounds = [true]} : tensor<1x10x10x16xf32>, vector<16xf32>
+      %w = arith.addf %b, %v : vector<16xf32>
+      scf.yield %w : vector<16xf32>
+    }
+    scf.yield %s : vector<16xf32>
+  }
+  return %r : vector<16xf32>
+}

@@ -336,6 +336,19 @@ def ConvCPUDecomposePadsPass
     tiles run along the batch have their tap loops clipped to the input
     rows along every spatial dimension (`conv.phase_window`,
     docs/Lowering.md §3.2), so their padded window is read that way.
+
+    A pad that is copied, and whose users are all `extract_slice`s taking
+    static blocks of its unpadded dimensions (e.g. one image) at offsets
+    computed (pure, region-free ops) from the induction variables of
+    `scf.for` / `scf.forall` loops nested below the pad, is copied one block
+    at a time: at the top of the innermost of those loops' bodies the block
+    is sliced from the source and padded on its own (then decomposed as
+    above), and each slice reads its block's padded copy at the same
+    offsets along the padded dimensions (0 along the others). Slices with
+    the same loop and block offsets share one copy. Only when that copies
+    no element more often than the whole pad: the static trip counts of the
+    loops around each block's pad times the block's size, summed over the
+    distinct blocks, at most the source's size.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -247,6 +247,9 @@ private:
     return numVectorRegisters ? numVectorRegisters : host.numRegisters;
   }
   int64_t threadCount() const;
+  /// The threads that the thread-level tiling splits `op` over: the thread
+  /// count, or 1 inside scf.foralls that already have as many iterations.
+  int64_t threadsSplitting(Operation *op) const;
   HostVectorInfo host;
   /// Operands already copied to a conflict-free row pitch.
   llvm::DenseSet<Value> repitched;
@@ -1507,13 +1510,36 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       int64_t ciRange = outer[ci] ? outer[ci] : ranges[ci];
       int64_t rowBytes =
           std::max<int64_t>(1, ranges[n] * ciRange * elemBytes);
+      // The rows of one thread: a 2-D phase of a single image splits them
+      // over the threads (threadDim below), and the blocks then divide
+      // a thread's share (the 2-D U-Net's 28 rows as 14 a thread: blocks
+      // of 4 had left each thread 3 blocks and a remainder block of 2, a
+      // second copy of the register-tile nest).
+      int64_t rows = ranges[n - 1];
+      int64_t splitThreads = threadsSplitting(op);
+      if (n == 2 && ranges[0] == 1 && splitThreads > 1 && rows >= splitThreads)
+        rows = llvm::divideCeil(rows, splitThreads);
+      // When the phase's kernel (every column tile's panel of the channel
+      // block) does not stay in the L2 beside a quarter-L2 block, every
+      // block reloads it from the L3: blocks as large as the L2 holds
+      // beside two panels then. conv-run with the blocks forced (13 / 11
+      // alternating call pairs, 1 / 2 threads, Emerald Rapids, 2 MiB L2):
+      // the 2-D U-Net's 28x28x1024 -> 512 (2 MiB kernel a phase, 112 KiB
+      // rows) 7-row blocks +2 / +3 % against 4 rows, 14 rows a thread
+      // +4 % with 2 threads; its 52x52x512 -> 256 (512 KiB kernel, which
+      // stays in the L2) lost 3-4 % with 13- or 26-row blocks.
+      int64_t columnPanelBytes = phaseTaps * ciRange * t.cols * elemBytes;
+      int64_t kernelBytes = phaseTaps * ciRange * ranges[co] * elemBytes;
+      int64_t blockBytes = l2 / 4;
+      if (kernelBytes + blockBytes > l2)
+        blockBytes = std::max(blockBytes, l2 - 2 * columnPanelBytes);
       int64_t rowsPerBlock =
-          std::clamp<int64_t>(l2 / 4 / rowBytes, 1, ranges[n - 1]);
+          std::clamp<int64_t>(blockBytes / rowBytes, 1, rows);
       // A block count that divides the rows (down to half the block): a
       // partial last block would duplicate the whole register-tile nest
       // (compile time). Without such a divisor the rows stay one a block.
       int64_t divisor = rowsPerBlock;
-      while (ranges[n - 1] % divisor != 0)
+      while (rows % divisor != 0)
         --divisor;
       rowsPerBlock = 2 * divisor >= rowsPerBlock ? divisor : 1;
       if (rowsPerBlock > 1) {
@@ -1571,28 +1597,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // Thread-level tiling: the enclosing scf.forall (the taps of a filter
   // gradient) already spreads the work unless it has fewer iterations than
   // threads; otherwise split one parallel dimension into `threads` blocks.
-  int64_t threads = threadCount();
-  if (threads > 1 && threadDim >= 0) {
-    // Every enclosing scf.forall counts (e.g. the split-K parts around a
-    // single tap's).
-    int64_t parallelIterations = 1;
-    for (auto parent = op->getParentOfType<scf::ForallOp>(); parent;
-         parent = parent->getParentOfType<scf::ForallOp>())
-      for (int64_t c : parent.getStaticUpperBound())
-        parallelIterations *= ShapedType::isDynamic(c) ? threads : c;
-    if (parallelIterations < threads && ranges[threadDim] >= threads) {
-      SmallVector<int64_t> sizes(numLoops, 0);
-      sizes[threadDim] = (ranges[threadDim] + threads - 1) / threads;
-      if (threadAlign > 1)
-        sizes[threadDim] =
-            (sizes[threadDim] + threadAlign - 1) / threadAlign * threadAlign;
-      auto threaded = fuseFill
-                          ? tileFusingFill(rewriter, op, sizes, /*forall=*/true)
-                          : tile(rewriter, op, sizes, /*forall=*/true);
-      if (failed(threaded))
-        return failure();
-      op = cast<linalg::GenericOp>(threaded->tiledOps.back());
-    }
+  int64_t threads = threadsSplitting(op);
+  if (threads > 1 && threadDim >= 0 && ranges[threadDim] >= threads) {
+    SmallVector<int64_t> sizes(numLoops, 0);
+    sizes[threadDim] = (ranges[threadDim] + threads - 1) / threads;
+    if (threadAlign > 1)
+      sizes[threadDim] =
+          (sizes[threadDim] + threadAlign - 1) / threadAlign * threadAlign;
+    auto threaded = fuseFill
+                        ? tileFusingFill(rewriter, op, sizes, /*forall=*/true)
+                        : tile(rewriter, op, sizes, /*forall=*/true);
+    if (failed(threaded))
+      return failure();
+    op = cast<linalg::GenericOp>(threaded->tiledOps.back());
   }
 
   auto outerTiled =
@@ -1792,6 +1809,18 @@ int64_t mlir::conv::resolveNumThreads(unsigned numThreads) {
 
 int64_t TileAndVectorize::threadCount() const {
   return resolveNumThreads(numThreads);
+}
+
+int64_t TileAndVectorize::threadsSplitting(Operation *op) const {
+  int64_t threads = threadCount();
+  // Every enclosing scf.forall counts (e.g. the split-K parts around a
+  // single tap's).
+  int64_t parallelIterations = 1;
+  for (auto parent = op->getParentOfType<scf::ForallOp>(); parent;
+       parent = parent->getParentOfType<scf::ForallOp>())
+    for (int64_t c : parent.getStaticUpperBound())
+      parallelIterations *= ShapedType::isDynamic(c) ? threads : c;
+  return parallelIterations < threads ? threads : 1;
 }
 
 /// `chunk`, or for a bf16 dimension of `extent` elements that `chunk` would

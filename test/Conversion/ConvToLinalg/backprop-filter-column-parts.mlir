@@ -114,6 +114,30 @@ func.func @row_parts(%x: tensor<2x6x6x128xf32>, %dy: tensor<2x6x6x32xf32>) -> te
 
 // -----
 
+// A strided 1x1 filter counts its input channels times the stride along the
+// last spatial dimension (each thread reading the whole strided input would
+// bring the skipped positions into its caches too): 64 x 2 >= 128 output
+// channels splits the input channels (row parts of 32); 64 x 2 < 256 keeps
+// the column parts.
+// CHECK-LABEL: func.func @row_parts_strided
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[P:.*]]) in (1, 1, 2)
+// CHECK:           affine.apply affine_map<(d0) -> (d0 * 32)>(%[[P]])
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<32x128xf32>)
+// CHECK-LABEL: func.func @column_parts_strided
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %[[P:.*]]) in (1, 1, 2)
+// CHECK:           affine.apply affine_map<(d0) -> (d0 * 128)>(%[[P]])
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<64x128xf32>)
+func.func @row_parts_strided(%x: tensor<2x12x12x64xf32>, %dy: tensor<2x6x6x128xf32>) -> tensor<1x1x64x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x12x12x64xf32>, tensor<2x6x6x128xf32> -> tensor<1x1x64x128xf32>
+  return %dw : tensor<1x1x64x128xf32>
+}
+func.func @column_parts_strided(%x: tensor<2x12x12x64xf32>, %dy: tensor<2x6x6x256xf32>) -> tensor<1x1x64x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x12x12x64xf32>, tensor<2x6x6x256xf32> -> tensor<1x1x64x256xf32>
+  return %dw : tensor<1x1x64x256xf32>
+}
+
+// -----
+
 // Tiny-Cin fused taps (3 channels, 7x7: rows (kw, ci) = 21 per leading tap
 // kh) with 7 leading taps on 2 threads: the leading taps' scf.forall gets
 // 2 parts of 32 output channels (14 iterations, 7 per thread). Each part

@@ -438,6 +438,59 @@ TEST(Differential, BackpropFilterSplitK) {
   }
 }
 
+/// Zero-padded tiny-Cin filter gradients whose padded input conv-cpu-
+/// decompose-pads copies one image at a time, inside the batch loop that
+/// reads it (docs/Codegen.md, padded inputs): the suite's streaming layers
+/// scaled down (one input channel with row blocks, 3 channels with stride
+/// 2 read as direct rows, 3 channels with 3 row tiles, the 7x7 stride-2
+/// stem with 7 leading taps), explicit and `SAME` padding, each compared
+/// with the reference with 1, 2 and 3 threads.
+TEST(Differential, BackpropFilterPaddedPerBlock) {
+  struct PaddedShape {
+    int64_t batch, h, w, cin, cout, stride, k;
+    Shape pads; // before, after per spatial dimension; empty: SAME
+  };
+  // All but the fifth (which keeps its whole padded copy) pad per image
+  // with 1, 2 and 3 threads.
+  const PaddedShape shapes[] = {
+      {6, 20, 130, 1, 16, 1, 3, {1, 1, 1, 1}},
+      {4, 60, 60, 3, 64, 2, 3, {1, 1, 1, 1}},
+      {4, 36, 36, 3, 64, 1, 3, {1, 1, 1, 1}},
+      {4, 80, 80, 3, 64, 2, 7, {3, 3, 3, 3}},
+      {4, 66, 70, 3, 32, 2, 3, {}},
+      {4, 24, 150, 1, 16, 1, 5, {}},
+  };
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 21);
+  Jit jit;
+  unsigned i = 0;
+  for (const PaddedShape &sh : shapes) {
+    BackpropFilterSpec s;
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.strides = {sh.stride, sh.stride};
+    s.attrs.dilations = {1, 1};
+    s.attrs.padding =
+        sh.pads.empty() ? FilterPadding::Same : FilterPadding::Explicit;
+    s.attrs.explicitPaddings = sh.pads;
+    s.filterShape = {sh.k, sh.k, sh.cin, sh.cout};
+    s.inputShape = {sh.batch, sh.h, sh.w, sh.cin};
+    auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
+    ASSERT_TRUE(dy.ok()) << dy.error();
+    s.outBackpropShape = *dy;
+    BackpropFilterCase c = makeCase(s, rng);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      CompileOptions options;
+      options.numThreads = threads;
+      options.minParallelFlops = 0; // small shapes: still threaded
+      EXPECT_EQ(checkBackpropFilter(jit, i, c, options,
+                                    "padded per block, threads=" +
+                                        std::to_string(threads)),
+                "");
+    }
+    ++i;
+  }
+}
+
 /// The reduction blocks of the optimized lowering (docs/Lowering.md §2.2):
 /// a last-level cache sized so that the input window and out_backprop split
 /// into blocks of 1/8 to 6/8 of their bytes — blocks of batch items (up to

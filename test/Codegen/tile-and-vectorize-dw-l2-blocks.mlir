@@ -228,10 +228,13 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
 
 // -----
 
-// A 1x1 stride-2 layer whose dW splits over 2 threads into whole 256 x 256
-// halves (256 KiB, a quarter of the L2): like a channel block of that
-// size, each half takes reduction blocks sized for a quarter of the L2 (4
-// of the 28-position rows, 2 KiB a position), not an eighth (2 rows).
+// A 1x1 layer whose dW splits over 2 threads into whole 256 x 256 halves
+// (column parts: more output than input channels, and a stride of 1; the
+// stride-2 ResNet layer these blocks were measured on now takes input-
+// channel parts, 128 x 512) of 256 KiB, a quarter of the L2: like a
+// channel block of that size, each half takes reduction blocks sized for a
+// quarter of the L2 (4 of the 28-position rows, 2 KiB a position), not an
+// eighth (2 rows).
 // With a 2 MiB L2 the halves are an eighth of it and take a quarter's
 // blocks too: 7 rows (9 fit; 7 divides the 28), not an eighth's 4.
 // THREADS2M-LABEL: func.func @dw_1x1_thread_halves
@@ -245,8 +248,8 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
 // THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
 // THREADS-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
 // THREADS:                   vector.contract {{.*}} : vector<4x6xf32>, vector<4x64xf32> into vector<6x64xf32>
-func.func @dw_1x1_thread_halves(%x: tensor<1x56x56x256xf32>, %dy: tensor<1x28x28x512xf32>) -> tensor<1x1x256x512xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x56x56x256xf32>, tensor<1x28x28x512xf32> -> tensor<1x1x256x512xf32>
+func.func @dw_1x1_thread_halves(%x: tensor<1x28x28x256xf32>, %dy: tensor<1x28x28x512xf32>) -> tensor<1x1x256x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<1x28x28x256xf32>, tensor<1x28x28x512xf32> -> tensor<1x1x256x512xf32>
   return %dw : tensor<1x1x256x512xf32>
 }
 

@@ -715,8 +715,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       laneGroups = vectors * perVector;
       outer[0] = laneGroups == ranges[0] ? 0 : laneGroups;
     }
-    // (ci, co) cache block: when a tap's dW does not fit a quarter of the
-    // L2 (it would stream from L3 once per reduction block), the block of it
+    // (ci, co) cache block: when a tap's dW does not fit half the L2 (it
+    // would stream from L3 once per reduction block), the block of it
     // that every reduction block sweeps over is cut to half the L1 (the loops
     // over the blocks are outermost, so the whole reduction runs per block,
     // re-reading the input and out_backprop once per block), but never to
@@ -725,14 +725,23 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // half the L1 either way. AVX-512: 128 x 128 = 64 KiB instead of 32 x
     // 128; 512-channel 3x3 layers +4-13 %, strided 1x1 +14 % with 1
     // thread.) Smaller dW tiles stay whole: re-reading the activations would
-    // cost more.
+    // cost more. Half the L2 leaves a quarter-L2 reduction block beside
+    // the dW (a quarter had blocked the 1 MiB dWs of 512 x 512 taps and of
+    // ResNet's 1x1 1024 -> 256 on a 2 MiB L2). conv-run, half against a
+    // quarter (15-21 alternating call pairs, Emerald Rapids, 1 / 2
+    // threads): 14x14x1024 -> 256 1x1 +6-7 % (1 thread; with 2 each
+    // thread's half was whole already), 7x7x512 -> 512 3x3 +5 % (N16) and
+    // +2 % (N8), the dilated 38x57x512 -> 512 +5 / +3 %, DeepBench's
+    // 10x42x512 -> 512 +6 / +6 %, a 1x1 s2 28x28x512 -> 1024 +8 % (2
+    // threads). (The whole L2: a 2 MiB dW half of 7x7x2048 -> 512 -6 %
+    // with 2 threads.)
     int64_t ciBlock = ranges[ci], coBlock = ranges[co];
     auto contractions = op->getAttrOfType<IntegerAttr>(kDwContractionsAttrName);
     bool singleContraction = contractions && contractions.getInt() == 1;
     // The ci rows of a block whose x and dY rows the reduction blocks
     // below are sized for (the L1 block).
     int64_t l1CiBlock = ciBlock;
-    if (ciBlock * coBlock * accBytes > l2 / 4) {
+    if (ciBlock * coBlock * accBytes > l2 / 2) {
       coBlock = std::min(ranges[co], 4 * t.cols);
       ciBlock = std::min(
           ranges[ci],
@@ -885,7 +894,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         (blockBudget / std::max<int64_t>(1, rowBytes) < 2 * t.reductionChunk ||
          ciBlock * coBlock * accBytes > l1);
     // With AVX-512, a whole dW of at least an eighth of the L2 (up to a
-    // quarter, the most a dW has without channel blocks: a thread's 256 x
+    // half, the most a dW has without channel blocks: a thread's 256 x
     // 256 half of a 1x1 256 -> 512 layer) takes blocks of a quarter of the
     // L2, as a channel block does below: with an eighth (2 rows of 28 on a
     // 1 MiB L2) ResNet's 1x1 s2 56x56x256 -> 512 ran at 54-57 % of the

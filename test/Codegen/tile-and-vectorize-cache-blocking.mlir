@@ -5,33 +5,34 @@
 
 // Cache blocking with explicit cache sizes (L1 8 KiB, L2 64 KiB).
 
-// dW of a 1x1 layer with 64 x 128 channels: the tap's dW (32 KiB) is larger
-// than a quarter of the L2, so (ci, co) are blocked. Half the 8 KiB L1
+// dW of a 1x1 layer with 128 x 128 channels: the tap's dW (64 KiB) is
+// larger than half the L2, so (ci, co) are blocked. Half the 8 KiB L1
 // would hold 12 x 64 accumulators, but a block has at least as many ci
 // rows as co columns (a multiple of the 6-row tile): 60, which becomes 64,
-// the next block that divides the 64 channels (rather than 60 and a
-// peeled 4-channel block, a second copy of the whole nest): the co blocks
-// of 64 only, with 10 register tiles of 6 x 16 and a remainder tile of 4
-// rows. The block loop is outermost and every reduction block of (b, oh,
-// ow) runs inside it. A reduction block of channel-blocked tiles takes a
+// the next block that divides the 128 channels (rather than 60 and a
+// peeled 4-channel block, a second copy of the whole nest): blocks of 64 x
+// 64, each with 10 register tiles of 6 x 16 and a remainder tile of 4
+// rows. The block loops are outermost and every reduction block of (b, oh,
+// ow) runs inside them. A reduction block of channel-blocked tiles takes a
 // quarter of the L2 (16 KiB: 32 positions of 64 + 64 channels, four rows
 // of 8), so every register tile keeps its accumulators over four rows.
 // CHECK-LABEL: func.func @dw_channel_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
-// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c4
-// CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c64
+// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK:                 scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:                   scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                     scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                       vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
 // CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
 // CHECK:                   scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
-// CHECK:               scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                 scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                   vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+// CHECK:                     vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
 // CHECK-NOT:     scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:         return
-func.func @dw_channel_blocks(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x128xf32>) -> tensor<1x1x64x128xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x64xf32>, tensor<2x8x8x128xf32> -> tensor<1x1x64x128xf32>
-  return %dw : tensor<1x1x64x128xf32>
+func.func @dw_channel_blocks(%x: tensor<2x8x8x128xf32>, %dy: tensor<2x8x8x128xf32>) -> tensor<1x1x128x128xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x8x8x128xf32>, tensor<2x8x8x128xf32> -> tensor<1x1x128x128xf32>
+  return %dw : tensor<1x1x128x128xf32>
 }
 
 // -----

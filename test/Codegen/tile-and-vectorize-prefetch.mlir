@@ -100,17 +100,17 @@ func.func @pointwise(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x16x16x64xf32>) ->
 
 // -----
 
-// A 1x1 filter gradient whose 1024 x 256 dW is channel-blocked (over a
-// quarter of the L2): its blocks of rows are re-read from the L2 by every
-// channel block, no mark.
+// A 1x1 filter gradient whose 2048 x 256 dW is channel-blocked (over half
+// the L2): its blocks of rows are re-read from the L2 by every channel
+// block, no mark.
 // CHECK-LABEL: func.func @pointwise_blocked
-// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c256
+// CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c256
 // CHECK:           vector.contract
 // CHECK-NOT:     conv.prefetch_rows
 // CHECK:         return
-func.func @pointwise_blocked(%x: tensor<2x7x7x1024xf32>, %dy: tensor<2x7x7x256xf32>) -> tensor<1x1x1024x256xf32> {
-  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x1024xf32>, tensor<2x7x7x256xf32> -> tensor<1x1x1024x256xf32>
-  return %dw : tensor<1x1x1024x256xf32>
+func.func @pointwise_blocked(%x: tensor<2x7x7x2048xf32>, %dy: tensor<2x7x7x256xf32>) -> tensor<1x1x2048x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x2048xf32>, tensor<2x7x7x256xf32> -> tensor<1x1x2048x256xf32>
+  return %dw : tensor<1x1x2048x256xf32>
 }
 
 // -----

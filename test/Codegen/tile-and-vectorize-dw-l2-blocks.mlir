@@ -281,3 +281,27 @@ func.func @dw_narrow_two_zmm(%x: tensor<1x28x28x192xf32>, %dy: tensor<1x28x28x32
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [2, 2, 2, 2] strides = [1, 1] dilations = [1, 1] : tensor<1x28x28x192xf32>, tensor<1x28x28x32xf32> -> tensor<5x5x192x32xf32>
   return %dw : tensor<5x5x192x32xf32>
 }
+
+// -----
+
+// A 1x1 layer with a 4 MiB dW (2048 x 512, ResNet's res5 reduce) on a 2 MiB
+// L2: channel-blocked, 256 input channels a block, and the co block takes
+// all 512 output channels (256 x 512 x 4 B = 512 KiB, a quarter of the L2)
+// rather than 4 column tiles (256): one pass over the input serves every
+// output channel. With a 1 MiB L2 (AVX512 lines: 512 KiB over a quarter)
+// or without AVX-512 (CHECK lines) the co blocks stay 4 column tiles wide.
+// ZMM1-LABEL: func.func @dw_1x1_whole_co_blocks
+// ZMM1:         scf.for %{{.*}} = %c0 to %c2048 step %c256 iter_args(%{{.*}}) -> (tensor<2048x512xf32>)
+// ZMM1-NOT:       scf.for %{{.*}} = %c0 to %c512 step %c256
+// ZMM1:             scf.for %{{.*}} = %c0 to %c252 step %c6 iter_args(%{{.*}}) -> (tensor<256x512xf32>)
+// ZMM1-NEXT:          scf.for %{{.*}} = %c0 to %c512 step %c64
+// AVX512-LABEL: func.func @dw_1x1_whole_co_blocks
+// AVX512:         scf.for %{{.*}} = %c0 to %c2048 step %c256
+// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c256
+// CHECK-LABEL: func.func @dw_1x1_whole_co_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c512
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c64
+func.func @dw_1x1_whole_co_blocks(%x: tensor<8x7x7x2048xf32>, %dy: tensor<8x7x7x512xf32>) -> tensor<1x1x2048x512xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<8x7x7x2048xf32>, tensor<8x7x7x512xf32> -> tensor<1x1x2048x512xf32>
+  return %dw : tensor<1x1x2048x512xf32>
+}

@@ -1520,6 +1520,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           interchange.push_back(d);
       }
     }
+    // Threads over batch items, or over the first output dimension.
+    threadDim = ranges[0] > 1 ? 0 : 1;
     // Several output rows per block: the rows along the next-to-last
     // output dimension whose input rows (one channel block's) take a
     // quarter of the L2. The column tile loop is the outermost register-
@@ -1531,14 +1533,14 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       int64_t ciRange = outer[ci] ? outer[ci] : ranges[ci];
       int64_t rowBytes =
           std::max<int64_t>(1, ranges[n] * ciRange * elemBytes);
-      // The rows of one thread: a 2-D phase of a single image splits them
-      // over the threads (threadDim below), and the blocks then divide
-      // a thread's share (the 2-D U-Net's 28 rows as 14 a thread: blocks
-      // of 4 had left each thread 3 blocks and a remainder block of 2, a
-      // second copy of the register-tile nest).
+      // The rows of one thread: when the threads split these rows (a 2-D
+      // phase of a single image), the blocks divide a thread's share (the
+      // 2-D U-Net's 28 rows as 14 a thread: blocks of 4 had left each
+      // thread 3 blocks and a remainder block of 2, a second copy of the
+      // register-tile nest).
       int64_t rows = ranges[n - 1];
       int64_t splitThreads = threadsSplitting(op);
-      if (n == 2 && ranges[0] == 1 && splitThreads > 1 && rows >= splitThreads)
+      if (threadDim == n - 1 && splitThreads > 1 && rows >= splitThreads)
         rows = llvm::divideCeil(rows, splitThreads);
       // When the phase's kernel (every column tile's panel of the channel
       // block) does not stay in the L2 beside a quarter-L2 block, every
@@ -1576,8 +1578,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 0; d < numLoops; ++d)
       if (d != co)
         innerInterchange.push_back(d);
-    // Threads over batch items, or over the first output dimension.
-    threadDim = ranges[0] > 1 ? 0 : 1;
     // A phase that starts from a zero fill of its output slice (the phases
     // partition the output) fuses the fill into its tiles, unless the
     // input channels are split into cache blocks (a reduction).

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -49,32 +50,56 @@ using namespace mlir;
 
 namespace {
 
+/// A pad the patterns below rewrite: static shapes (rank > 0), a constant
+/// padding value, static non-negative padding.
+struct StaticPad {
+  Value value;
+  SmallVector<int64_t> low, high;
+};
+
+FailureOr<StaticPad> matchStaticPad(tensor::PadOp op,
+                                    PatternRewriter &rewriter) {
+  RankedTensorType sourceType = op.getSourceType();
+  if (!sourceType.hasStaticShape() || !op.getResultType().hasStaticShape() ||
+      sourceType.getRank() == 0)
+    return rewriter.notifyMatchFailure(op, "dynamic or rank-0 shape");
+  StaticPad pad{op.getConstantPaddingValue(),
+                SmallVector<int64_t>(op.getStaticLow()),
+                SmallVector<int64_t>(op.getStaticHigh())};
+  if (!pad.value)
+    return rewriter.notifyMatchFailure(op, "padding value not constant");
+  if (ShapedType::isDynamicShape(pad.low) ||
+      ShapedType::isDynamicShape(pad.high))
+    return rewriter.notifyMatchFailure(op, "dynamic padding");
+  for (auto [lo, hi] : llvm::zip(pad.low, pad.high))
+    if (lo < 0 || hi < 0)
+      return rewriter.notifyMatchFailure(op, "negative padding");
+  return pad;
+}
+
+/// The padding value to use at the rewriter's insertion point: `value`, or,
+/// for a constant yielded from inside the pad's region, a copy of it.
+Value padValueOutsideRegion(PatternRewriter &rewriter, tensor::PadOp op,
+                            Value value) {
+  if (Operation *def = value.getDefiningOp();
+      def && op.getRegion().isAncestor(def->getParentRegion()))
+    return rewriter.clone(*def)->getResult(0);
+  return value;
+}
+
 struct DecomposeStaticPad : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(tensor::PadOp op,
                                 PatternRewriter &rewriter) const override {
+    FailureOr<StaticPad> pad = matchStaticPad(op, rewriter);
+    if (failed(pad))
+      return failure();
     RankedTensorType sourceType = op.getSourceType();
     RankedTensorType resultType = op.getResultType();
-    if (!sourceType.hasStaticShape() || !resultType.hasStaticShape() ||
-        sourceType.getRank() == 0)
-      return rewriter.notifyMatchFailure(op, "dynamic or rank-0 shape");
-    Value value = op.getConstantPaddingValue();
-    if (!value)
-      return rewriter.notifyMatchFailure(op, "padding value not constant");
-    SmallVector<int64_t> low(op.getStaticLow()), high(op.getStaticHigh());
-    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
-      return rewriter.notifyMatchFailure(op, "dynamic padding");
+    ArrayRef<int64_t> low = pad->low, high = pad->high;
     int64_t rank = sourceType.getRank();
-    for (int64_t d = 0; d < rank; ++d)
-      if (low[d] < 0 || high[d] < 0)
-        return rewriter.notifyMatchFailure(op, "negative padding");
-
-    // A constant yielded from inside the region: a copy of it before the
-    // pad.
-    if (Operation *def = value.getDefiningOp();
-        def && op.getRegion().isAncestor(def->getParentRegion()))
-      value = rewriter.clone(*def)->getResult(0);
+    Value value = padValueOutsideRegion(rewriter, op, pad->value);
     Location loc = op.getLoc();
     ArrayRef<int64_t> source = sourceType.getShape();
     ArrayRef<int64_t> result = resultType.getShape();
@@ -294,45 +319,33 @@ struct FoldInteriorReadPad : public OpRewritePattern<tensor::PadOp> {
 struct PadPerBlock : public OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  /// The induction variable `v` is of a loop (scf.for or scf.forall), or
+  /// The loop (scf.for or scf.forall) whose induction variable `v` is, or
   /// null.
   static Operation *loopOfInductionVar(Value v) {
     auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg)
+    if (!arg || !isa<scf::ForOp, scf::ForallOp>(arg.getOwner()->getParentOp()))
       return nullptr;
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (auto forOp = dyn_cast<scf::ForOp>(owner))
-      return forOp.getInductionVar() == arg ? owner : nullptr;
-    if (auto forall = dyn_cast<scf::ForallOp>(owner))
-      return llvm::is_contained(forall.getInductionVars(), arg) ? owner
-                                                                : nullptr;
-    return nullptr;
+    auto loop = cast<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
+    std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+    return ivs && llvm::is_contained(*ivs, v) ? loop.getOperation() : nullptr;
   }
 
-  /// The static trip count of a loop, if any.
-  static std::optional<int64_t> tripCount(Operation *loop) {
-    if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
-      std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
-      std::optional<int64_t> ub = getConstantIntValue(forOp.getUpperBound());
-      std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-      if (!lb || !ub || !step || *step <= 0)
-        return std::nullopt;
-      return *ub > *lb ? llvm::divideCeil(*ub - *lb, *step) : 0;
-    }
-    auto forall = cast<scf::ForallOp>(loop);
-    std::optional<SmallVector<int64_t>> lbs =
-        getConstantIntValues(forall.getMixedLowerBound());
-    std::optional<SmallVector<int64_t>> ubs =
-        getConstantIntValues(forall.getMixedUpperBound());
-    std::optional<SmallVector<int64_t>> steps =
-        getConstantIntValues(forall.getMixedStep());
+  /// The static trip count of an scf.for or scf.forall (the product over its
+  /// dimensions), if any.
+  static std::optional<int64_t> tripCount(LoopLikeOpInterface loop) {
+    std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds(),
+                                             ubs = loop.getLoopUpperBounds(),
+                                             steps = loop.getLoopSteps();
     if (!lbs || !ubs || !steps)
       return std::nullopt;
     int64_t count = 1;
     for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
-      if (step <= 0)
+      std::optional<int64_t> l = getConstantIntValue(lb),
+                             u = getConstantIntValue(ub),
+                             st = getConstantIntValue(step);
+      if (!l || !u || !st || *st <= 0)
         return std::nullopt;
-      count *= ub > lb ? llvm::divideCeil(ub - lb, step) : 0;
+      count *= *u > *l ? llvm::divideCeil(*u - *l, *st) : 0;
     }
     return count;
   }
@@ -367,15 +380,11 @@ struct PadPerBlock : public OpRewritePattern<tensor::PadOp> {
 
   LogicalResult matchAndRewrite(tensor::PadOp op,
                                 PatternRewriter &rewriter) const override {
+    FailureOr<StaticPad> pad = matchStaticPad(op, rewriter);
+    if (failed(pad))
+      return failure();
+    ArrayRef<int64_t> low = pad->low, high = pad->high;
     RankedTensorType sourceType = op.getSourceType();
-    if (!sourceType.hasStaticShape() || !op.getResultType().hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "dynamic shape");
-    Value value = op.getConstantPaddingValue();
-    if (!value)
-      return rewriter.notifyMatchFailure(op, "padding value not constant");
-    SmallVector<int64_t> low(op.getStaticLow()), high(op.getStaticHigh());
-    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
-      return rewriter.notifyMatchFailure(op, "dynamic padding");
     int64_t rank = sourceType.getRank();
     SmallVector<int64_t> blockDims;
     for (int64_t d = 0; d < rank; ++d)
@@ -428,7 +437,8 @@ struct PadPerBlock : public OpRewritePattern<tensor::PadOp> {
       int64_t copies = 1;
       for (Operation *loop = plan.anchor; loop; loop = loop->getParentOp()) {
         if (isa<scf::ForOp, scf::ForallOp>(loop)) {
-          std::optional<int64_t> trips = tripCount(loop);
+          std::optional<int64_t> trips =
+              tripCount(cast<LoopLikeOpInterface>(loop));
           if (!trips)
             return rewriter.notifyMatchFailure(op, "a dynamic trip count");
           copies *= *trips;
@@ -497,10 +507,7 @@ struct PadPerBlock : public OpRewritePattern<tensor::PadOp> {
           paddedShape[d] = slice.getStaticSizes()[d];
         auto paddedType =
             RankedTensorType::get(paddedShape, sourceType.getElementType());
-        Value padValue = value;
-        if (Operation *def = value.getDefiningOp();
-            def && op.getRegion().isAncestor(def->getParentRegion()))
-          padValue = rewriter.clone(*def)->getResult(0);
+        Value padValue = padValueOutsideRegion(rewriter, op, pad->value);
         blockPad =
             tensor::PadOp::create(
                 rewriter, loc, paddedType, block,

@@ -407,6 +407,21 @@ BackpropFilterSpec splitKSpec(const SplitKShape &sh) {
   return s;
 }
 
+/// Checks filter-gradient case `i` against the reference with 1, 2 and 3
+/// threads (small shapes threaded too).
+void expectWithThreads123(Jit &jit, unsigned i, const BackpropFilterCase &c,
+                          const std::string &label) {
+  for (unsigned threads : {1u, 2u, 3u}) {
+    CompileOptions options;
+    options.numThreads = threads;
+    options.minParallelFlops = 0; // small shapes: still threaded
+    EXPECT_EQ(
+        checkBackpropFilter(jit, i, c, options,
+                            label + ", threads=" + std::to_string(threads)),
+        "");
+  }
+}
+
 /// Split-K (docs/Lowering.md §2.3): single-contraction filter gradients
 /// (one tap, or tiny-Cin taps all fused into the rows) with a long
 /// reduction and a small dW, and multi-tap ones (grouped too) whose two dWs
@@ -424,16 +439,7 @@ TEST(Differential, BackpropFilterSplitK) {
   for (const SplitKShape &sh : kSplitKShapes) {
     BackpropFilterSpec s = splitKSpec(sh);
     ASSERT_FALSE(s.outBackpropShape.empty());
-    BackpropFilterCase c = makeCase(s, rng);
-    for (unsigned threads : {1u, 2u, 3u}) {
-      CompileOptions options;
-      options.numThreads = threads;
-      options.minParallelFlops = 0; // small shapes: still threaded
-      EXPECT_EQ(checkBackpropFilter(jit, i, c, options,
-                                    "split-K, threads=" +
-                                        std::to_string(threads)),
-                "");
-    }
+    expectWithThreads123(jit, i, makeCase(s, rng), "split-K");
     ++i;
   }
 }
@@ -477,16 +483,7 @@ TEST(Differential, BackpropFilterPaddedPerBlock) {
     auto dy = inferOutBackpropShape(s.attrs, s.inputShape, s.filterShape);
     ASSERT_TRUE(dy.ok()) << dy.error();
     s.outBackpropShape = *dy;
-    BackpropFilterCase c = makeCase(s, rng);
-    for (unsigned threads : {1u, 2u, 3u}) {
-      CompileOptions options;
-      options.numThreads = threads;
-      options.minParallelFlops = 0; // small shapes: still threaded
-      EXPECT_EQ(checkBackpropFilter(jit, i, c, options,
-                                    "padded per block, threads=" +
-                                        std::to_string(threads)),
-                "");
-    }
+    expectWithThreads123(jit, i, makeCase(s, rng), "padded per block");
     ++i;
   }
 }

@@ -1240,6 +1240,9 @@ void insertRowPrefetches(func::FuncOp func) {
     // conv.prefetch_rows' right-hand reads: the left-hand read whose column
     // block picks the line.
     vector::TransferReadOp lineBy;
+    // The contraction's left-hand read: with `tiles`, its whole rows (the
+    // memref's last dimension) are spread over the tiles, not its columns.
+    bool lhs = false;
   };
   llvm::MapVector<vector::TransferReadOp, Prefetch> reads;
   func.walk([&](vector::ContractionOp op) {
@@ -1273,20 +1276,27 @@ void insertRowPrefetches(func::FuncOp func) {
     vector::TransferReadOp lhs = rows ? rowRead(0) : vector::TransferReadOp();
     vector::TransferReadOp rhs = rowRead(1);
     int64_t locality = loop->hasAttr(conv::kPrefetchL2Attr) ? 2 : 3;
+    // conv.prefetch_rows with conv.prefetch_l2: the next block's lines
+    // are spread over the tiles of conv.prefetch_tiles' loop, the left-hand
+    // read's whole rows as well; a register tile outside that loop (a
+    // peeled remainder of its rows) prefetches nothing.
+    bool spread = !rows || locality == 2;
     scf::ForOp tiles;
-    if (!rows)
+    if (spread)
       for (auto outer = loop->getParentOfType<scf::ForOp>(); outer;
            outer = outer->getParentOfType<scf::ForOp>())
         if (outer->hasAttr(conv::kPrefetchTilesAttr)) {
           tiles = outer;
           break;
         }
+    if (rows && spread && !tiles)
+      return;
     if (lhs)
-      reads.insert({lhs, {op, *ub - *lb, locality, {}, {}}});
+      reads.insert({lhs, {op, *ub - *lb, locality, tiles, {}, true}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
-      reads.insert({rhs, {op, *ub - *lb, locality, tiles, lhs}});
+      reads.insert({rhs, {op, *ub - *lb, locality, tiles, lhs, false}});
   });
   for (auto [read, prefetch] : reads) {
     OpBuilder b(prefetch.at);
@@ -1312,6 +1322,14 @@ void insertRowPrefetches(func::FuncOp func) {
     }
     if (tilesLb && tilesStep && tilesTrips && !tilesTrips->isZero()) {
       int64_t count = tilesTrips->getZExtValue();
+      if (prefetch.lhs) {
+        int64_t width =
+            cast<MemRefType>(read.getBase().getType()).getShape().back();
+        if (ShapedType::isDynamic(width))
+          continue;
+        lines = llvm::divideCeil(width, lineElements);
+        base[rank - 1] = constant(0);
+      }
       int64_t total = vt.getDimSize(0) * lines;
       OpBuilder head = OpBuilder::atBlockBegin(prefetch.tiles.getBody());
       auto headConstant = [&](int64_t v) -> Value {

@@ -156,6 +156,16 @@ constexpr llvm::StringLiteral kPrefetchStreamOpAttr =
 /// (conv.prefetch_l2 on their loop; see tileOne).
 constexpr llvm::StringLiteral kPrefetchStreamL2OpAttr =
     "conv.prefetch_stream_l2_op";
+/// Marks conv.prefetch_rows tiles whose prefetches go to the L2 only, each
+/// line of the next block from one of the register tiles that sweep it
+/// (conv.prefetch_l2 on their loop, conv.prefetch_tiles on the loop over
+/// those tiles; see tileOne).
+constexpr llvm::StringLiteral kPrefetchRowsL2OpAttr =
+    "conv.prefetch_rows_l2_op";
+/// The most register tiles sweeping each block of a 1x1 filter gradient's
+/// whole-dW tiles for which cores with two 512-bit FMA units prefetch the
+/// next block (see the heuristic in the filter-gradient tiling).
+constexpr int64_t kMaxPrefetchL2Sweeps = 16;
 
 /// Work (FLOPs) per element copied for which a filter gradient copies an
 /// operand to a conflict-free row pitch (see repitchInput): the copy costs
@@ -586,7 +596,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
   SmallVector<int64_t> interchange, innerInterchange, unrollDims;
   bool hoistEarly = false, fuseFill = false, prefetchRows = false,
-       prefetchStream = false, prefetchStreamL2 = false;
+       prefetchRowsL2 = false, prefetchStream = false, prefetchStreamL2 = false;
   int64_t colsDim = -1;
   if (role.getValue() == kRoleDwTap) {
     // Loops [(g,) ci, co, b, o_0..o_{n-1}].
@@ -891,7 +901,31 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // s2 256 -> 512 +16 / +14 %, WaveNet's k2 layers +8 / +3 % and +7 /
     // +4 %; the streaming prefetch below stays: without it 108x108x3 -> 64
     // s2 -10 / -10 %, 224x224x3 -> 64 -22 / -26 %).
-    if ((!avx512 && n != 1) || twoZmmFMAUnits)
+    //
+    // Except, there, for the 2-D 1x1 layers whose rows (a whole dW's ci and
+    // co) few register tiles sweep: few tiles re-read a block from the L1
+    // for every position loaded from memory, and the first tile waits on
+    // the next block's lines. They prefetch the next block into the L2
+    // only, each line by one of the tiles (conv.prefetch_l2 and
+    // conv.prefetch_tiles, full input rows: Cin values), 8 prefetches per
+    // 8-position step of ResNet's 64 -> 64 (11 tiles of 6 rows) instead of
+    // 16 in every tile. conv-run --compare, 40 alternating call pairs,
+    // 1 / 2 threads, Emerald Rapids: ResNet's 1x1 64 -> 64 +10 / +11 %.
+    // The layers with more sweeps lose: 64 -> 256 (44 tile sweeps a block)
+    // -4 / -4 %, 256 -> 64 (43) -5 / -4 %, s2 256 -> 512 -9 / -9 %;
+    // WaveNet's 1-D k2 layers (3 tiles a tap) -6 / +1 % and -1 / +7 %;
+    // a strided 1x1 64 -> 64 (s2, 56x56 input) -3 % with 1 thread.
+    bool stridedInput = false;
+    for (auto slice =
+             op.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+         slice;
+         slice = slice.getSource().getDefiningOp<tensor::ExtractSliceOp>())
+      stridedInput |= !slice.hasUnitStride();
+    if (twoZmmFMAUnits && prefetchRows && singleContraction && n >= 2 &&
+        !stridedInput && ranges[co] <= t.cols &&
+        llvm::divideCeil(ranges[ci], t.rows) <= kMaxPrefetchL2Sweeps)
+      prefetchRowsL2 = true;
+    if ((!avx512 && n != 1) || (twoZmmFMAUnits && !prefetchRowsL2))
       prefetchRows = false;
     // A contraction that streams out_backprop once (conv.dw_stream) gets
     // the prefetch of its next rows (conv.prefetch_rhs), except, without
@@ -1656,6 +1690,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                                          rewriter.getUnitAttr());
   if (prefetchRows)
     outerTiled->tiledOps.back()->setAttr(kPrefetchRowsOpAttr,
+                                         rewriter.getUnitAttr());
+  if (prefetchRows && prefetchRowsL2)
+    outerTiled->tiledOps.back()->setAttr(kPrefetchRowsL2OpAttr,
                                          rewriter.getUnitAttr());
   if (prefetchStream)
     outerTiled->tiledOps.back()->setAttr(kPrefetchStreamOpAttr,
@@ -2438,6 +2475,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   op->removeAttr(kPrefetchStreamL2OpAttr);
   bool prefetchRows = op->hasAttr(kPrefetchRowsOpAttr);
   op->removeAttr(kPrefetchRowsOpAttr);
+  bool rowsL2 = prefetchRows && op->hasAttr(kPrefetchRowsL2OpAttr);
+  op->removeAttr(kPrefetchRowsL2OpAttr);
   SmallVector<int64_t> innerInterchange;
   if (auto ic = op->getAttrOfType<DenseI64ArrayAttr>(kInnerInterchangeAttr)) {
     innerInterchange.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
@@ -2568,7 +2607,7 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                           rewriter.getUnitAttr());
     // Into the L2 only, and each line by one of the tiles of rows that
     // all read it (the loop over the ci dimension, [(g,) ci, co, ...]).
-    if (streamL2 && !prefetchRows) {
+    if ((streamL2 && !prefetchRows) || rowsL2) {
       loops.back()->setAttr(kPrefetchL2Attr, rewriter.getUnitAttr());
       int64_t ciDim =
           cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank() == 3

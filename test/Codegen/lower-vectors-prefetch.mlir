@@ -285,3 +285,74 @@ func.func @rows_few_blocks(%x: memref<64x16xf32>, %dy: memref<64x64xf32>, %init:
   } {conv.prefetch_rows}
   return %r : vector<8x64xf32>
 }
+
+// -----
+
+// conv.prefetch_rows with conv.prefetch_l2 inside a loop marked
+// conv.prefetch_tiles (10 tiles of 6 of the 64 input channels, all reading
+// the same 8 positions a step): the next rows' lines of both operands are
+// spread over the tiles into the L2, the left-hand read's whole rows (64
+// input channels from column 0: 8 rows x 4 lines), not its own 6 columns.
+// Iteration t = (c - 0) / 6 prefetches lines t, t + 10, t + 20 and t + 30
+// (modulo 32) of each operand, line l at row l / 4 and column (l mod 4) x
+// 16. The remainder tile after the loop (the last 4 input channels)
+// prefetches nothing. The marks are removed.
+// CHECK-LABEL: func.func @rows_tiles(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x64xf32>, %[[DY:[^:]+]]: memref<64x64xf32>
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C6]]
+// CHECK:           %[[TILE:.+]] = arith.divui %[[T]], %[[C6]] : index
+// CHECK-NEXT:      %[[L0:.+]] = arith.remui %[[TILE]], %[[C32]] : index
+// CHECK-NEXT:      %[[ROW0:.+]] = arith.divui %[[L0]], %[[C4]] : index
+// CHECK-NEXT:      %[[LANE0:.+]] = arith.remui %[[L0]], %[[C4]] : index
+// CHECK-NEXT:      %[[COL0:.+]] = arith.muli %[[LANE0]], %[[C16]] : index
+// CHECK-NEXT:      %[[T10:.+]] = arith.addi %[[TILE]], %[[C10]] : index
+// CHECK-NEXT:      arith.remui %[[T10]], %[[C32]] : index
+// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK-COUNT-4:     memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
+// CHECK:             %[[AHEAD:.+]] = arith.addi %[[I]], %[[C16]] : index
+// CHECK-NEXT:        %[[R0:.+]] = arith.addi %[[AHEAD]], %[[ROW0]] : index
+// CHECK-NEXT:        memref.prefetch %[[DY]][%[[R0]], %[[COL0]]], read, locality<2>, data : memref<64x64xf32>
+// CHECK-COUNT-3:     memref.prefetch %[[DY]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
+// CHECK-NOT:         memref.prefetch
+// CHECK:             vector.fma
+// CHECK:         scf.for
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.fma
+// CHECK-NOT:     conv.prefetch_rows
+// CHECK-NOT:     conv.prefetch_l2
+// CHECK-NOT:     conv.prefetch_tiles
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows_tiles(%x: memref<64x64xf32>, %dy: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c60 = arith.constant 60 : index
+  %f0 = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c60 step %c6 {
+    %init = vector.transfer_read %out[%t, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<6x64xf32>
+    %r = scf.for %i = %c0 to %c16 step %c8 iter_args(%a = %init) -> (vector<6x64xf32>) {
+      %l = vector.transfer_read %x[%i, %t], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x6xf32>
+      %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x64xf32>
+      %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+      scf.yield %n : vector<6x64xf32>
+    } {conv.prefetch_l2, conv.prefetch_rows}
+    vector.transfer_write %r, %out[%t, %c0] {in_bounds = [true, true]} : vector<6x64xf32>, memref<64x64xf32>
+  } {conv.prefetch_tiles}
+  %init = vector.transfer_read %out[%c60, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<4x64xf32>
+  %r = scf.for %i = %c0 to %c16 step %c8 iter_args(%a = %init) -> (vector<4x64xf32>) {
+    %l = vector.transfer_read %x[%i, %c60], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x4xf32>
+    %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x64xf32>
+    %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x4xf32>, vector<8x64xf32> into vector<4x64xf32>
+    scf.yield %n : vector<4x64xf32>
+  } {conv.prefetch_l2, conv.prefetch_rows}
+  vector.transfer_write %r, %out[%c60, %c0] {in_bounds = [true, true]} : vector<4x64xf32>, memref<64x64xf32>
+  return
+}

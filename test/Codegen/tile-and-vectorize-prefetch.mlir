@@ -85,16 +85,47 @@ func.func @leading_taps(%x: tensor<2x22x38x3xf32>, %dy: tensor<2x16x32x64xf32>) 
 // AVX2:         vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
 // AVX2-NOT:     conv.prefetch_rows
 // AVX2:         return
-// Nor on a core with two 512-bit FMA units (two-zmm-fma-units).
+// On a core with two 512-bit FMA units (two-zmm-fma-units) only the 1x1
+// layers whose block few register tiles sweep (here 11 tiles of rows, one
+// of columns: at most 16) prefetch, into the L2 only (conv.prefetch_l2),
+// each line by one of the tiles of their loop (conv.prefetch_tiles).
 // TZF-LABEL: func.func @pointwise(
-// TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
-// TZF-NOT:     conv.prefetch_rows
+// TZF:         scf.for %{{.*}} = %c0 to %c60 step %c6
+// TZF:           scf.for %{{.*}} = %c0 to %c3 step %c1
+// TZF:             scf.for %{{.*}} = %c0 to %c16 step %c8
+// TZF:               vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF:             } {conv.prefetch_l2, conv.prefetch_rows}
+// TZF:         } {conv.prefetch_tiles}
 // TZF:         return
 // OFF-LABEL: llvm.func @pointwise(
 // OFF-NOT:     llvm.intr.prefetch
 // OFF:         llvm.return
 func.func @pointwise(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x64x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x64xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x64x64xf32>
+  return %dw : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// With more tiles of rows sweeping a block (256 input channels: 43 tiles
+// of 6 rows) or a strided input, a core with two 512-bit FMA units leaves
+// the 1x1 layers to the hardware prefetchers; with AVX-512 otherwise they
+// are marked.
+// CHECK-LABEL: func.func @pointwise_wide
+// CHECK:         conv.prefetch_rows
+// TZF-LABEL: func.func @pointwise_wide
+// TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF-NOT:     conv.prefetch
+// TZF-LABEL: func.func @pointwise_strided
+// TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF-NOT:     conv.prefetch
+// TZF:         return
+func.func @pointwise_wide(%x: tensor<2x16x16x256xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x256x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x16x16x256xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x256x64xf32>
+  return %dw : tensor<1x1x256x64xf32>
+}
+func.func @pointwise_strided(%x: tensor<2x32x32x64xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x32x32x64xf32>, tensor<2x16x16x64xf32> -> tensor<1x1x64x64xf32>
   return %dw : tensor<1x1x64x64xf32>
 }
 

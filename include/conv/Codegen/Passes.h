@@ -75,9 +75,13 @@ constexpr llvm::StringLiteral kPrefetchRhsAttr = "conv.prefetch_rhs";
 /// With conv.prefetch_rhs: prefetch into the L2 only (locality 2,
 /// `prefetcht1`) instead of every level. Set where several register tiles
 /// sweep each streamed row (their re-reads keep the current rows in the L1)
-/// on cores with two 512-bit FMA units, where it was measured.
+/// on cores with two 512-bit FMA units, where it was measured. With
+/// conv.prefetch_rows (1x1 layers few tiles sweep, on those cores): the
+/// lines are spread over the tiles of the conv.prefetch_tiles loop.
 constexpr llvm::StringLiteral kPrefetchL2Attr = "conv.prefetch_l2";
-/// On an scf.for around a loop marked conv.prefetch_rhs whose iterations'
+/// On an scf.for around a loop marked conv.prefetch_rhs (or
+/// conv.prefetch_rows with conv.prefetch_l2: then the left-hand operand's
+/// whole rows as well) whose iterations'
 /// register tiles all read the same streamed rows (the tiles of rows that
 /// conv.prefetch_l2 is set for): iteration t of its T issues only the
 /// lines t, t + T, t + 2T, ... of each step's N = rows x lines prefetches

@@ -171,7 +171,9 @@ def ConvCPUTileAndVectorizePass
            "Tune for a core with two 512-bit FMA units (the Intel Xeons; "
            "the CPU pipeline sets it from the host): the whole-dW register "
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
-           "(the hardware prefetchers do better), streaming filter-gradient "
+           "(the hardware prefetchers do better) except unstrided 1x1 ones "
+           "whose block at most 16 tiles sweep (those prefetch into the L2, "
+           "each line by one tile), streaming filter-gradient "
            "tiles whose rows take several register tiles prefetch into the "
            "L2 only (conv.prefetch_l2), each line from one of those tiles "
            "(conv.prefetch_tiles), filter-gradient tiles "
@@ -250,7 +252,13 @@ def ConvCPULowerVectorsPass
     (c / w) mod L of its L lines, c the left-hand read's first column and w
     its width, so that the tiles of consecutive left-hand column blocks
     fetch different lines (every line when the left-hand memref has fewer
-    column blocks than L). In a loop marked `conv.prefetch_ahead = D` (the
+    column blocks than L). A loop marked `conv.prefetch_rows` and
+    `conv.prefetch_l2` (the 1x1 layers few tiles sweep, on cores with two
+    512-bit FMA units) spreads both reads' lines over the tiles of its
+    `conv.prefetch_tiles` loop as above, the left-hand read's whole rows
+    (the memref's last dimension from column 0) rather than its own
+    columns; such a loop outside a `conv.prefetch_tiles` loop (a peeled
+    remainder tile) prefetches nothing. In a loop marked `conv.prefetch_ahead = D` (the
     position loop of a tap-row register tile, one position a step), each
     `vector.transfer_read` of a memref indexed by the induction variable
     (or it plus a constant) gets a `memref.prefetch` of the same indices D

@@ -91,6 +91,10 @@ void mlir::conv::buildConvToLinalgPipeline(
     // The columns lowering picks its GEMM's vector dimension by the lanes
     // it fills.
     convOptions.transposeColumnsLanes = host.vectorBits / 32;
+    // Batched columns lowerings whose Y item outgrows a quarter of the L2
+    // run in bands of input rows that fit it (the band's Y, the output rows
+    // its adds touch and the input rows share the L2).
+    convOptions.transposeColumnsBandBytes = l2 / 4;
     convOptions.transposeWinograd = options.winograd;
     convOptions.dwWinograd = options.winograd;
     // Cores with two 512-bit FMA units: Winograd filter gradients with at

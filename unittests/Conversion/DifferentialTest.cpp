@@ -888,6 +888,61 @@ TEST(Differential, TransposePhaseTapClipping) {
       {"phases, 1 thread", "phases, 2 threads", "phases, 64 KiB L2"});
 }
 
+/// The columns lowering in bands of input rows (docs/Lowering.md §3.6,
+/// transpose-columns-band-bytes: a quarter of the L2): random 2-D and 3-D
+/// f32 channels-last layers with 1-4 output channels and 4-24 input
+/// channels, 2-4 batch items, kernels of 1-5 taps (strides 1-4, dilation 2
+/// in some), mostly `valid` (every tap along the first dimension reads all
+/// its input rows: bands) with and without output padding, some `same`
+/// (cropped: no bands). Each is compared with the reference with a 4 KiB L2
+/// (bands of 1 KiB of the GEMM's result: 1 to a few input rows) on 1 and 2
+/// threads (bit-identical), and with the host's L2 (one band).
+TEST(Differential, TransposeColumnsBands) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 13);
+  unsigned count = std::max(20u, envOr("CONVGEN_DIFF_COUNT", 500) / 12);
+  std::vector<TransposeCase> cases;
+  while (cases.size() < count) {
+    TransposeSpec s;
+    int64_t n = uniform(rng, 2, 3);
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 4 ? TransposePadding::Valid : TransposePadding::Same;
+    int opMode = rng() % 3; // None, zeros, random in [0, s)
+    if (opMode)
+      s.attrs.outputPadding = Shape{};
+    int64_t cin = uniform(rng, 4, 24), cout = uniform(rng, 1, 4);
+    Shape spatialIn;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t st = uniform(rng, 1, 4);
+      s.kernelShape.push_back(uniform(rng, 1, n == 3 ? 3 : 5));
+      s.attrs.strides.push_back(st);
+      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
+      spatialIn.push_back(uniform(rng, 2, n == 3 ? 5 : 9));
+      if (opMode == 1)
+        s.attrs.outputPadding->push_back(0);
+      else if (opMode == 2)
+        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+    }
+    s.kernelShape.push_back(cout);
+    s.kernelShape.push_back(cin);
+    s.inputShape =
+        activationShape(s.attrs.layout, uniform(rng, 2, 4), spatialIn, cin);
+    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+      continue;
+    cases.push_back(makeTransposeCase(std::move(s), rng));
+  }
+  CompileOptions one, two, host;
+  one.transposePerTap = two.transposePerTap = host.transposePerTap = "columns";
+  one.numThreads = host.numThreads = 1;
+  two.numThreads = 2;
+  two.minParallelFlops = 0; // small shapes: still threaded
+  one.l2CacheBytes = two.l2CacheBytes = 4096;
+  checkTransposeVariants(cases, {one, two, host},
+                         {"columns, 4 KiB L2, 1 thread",
+                          "columns, 4 KiB L2, 2 threads", "columns"});
+}
+
 /// Winograd F(2, T) phases (the pipeline option winograd, docs/Lowering.md
 /// §3.10): random 1-D to 3-D f32 channels-last layers whose phases have 2
 /// or 3 taps along the last dimension (kernel 2-3 with stride 1, 4-6 with

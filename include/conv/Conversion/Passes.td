@@ -166,6 +166,15 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "fifth or more of their vectors' lanes empty, whose pixels do not, "
            "with at least 16 input channels and no row parts, transposes X "
            "and runs its GEMM's vectors along the pixels">,
+    Option<"transposeColumnsBandBytes", "transpose-columns-band-bytes",
+           "int64_t", /*default=*/"0",
+           "The columns lowering of a batch item (several items, at least 2 "
+           "spatial dimensions, K transposed) whose GEMM result Y is larger "
+           "than this many bytes (0: never), and whose taps along the first "
+           "spatial dimension all read every input row, computes and adds Y "
+           "a band of those input rows at a time (the most rows whose Y "
+           "fits, dividing the rows), so that each band's Y stays in the "
+           "cache for its adds">,
     Option<"transposeBatchRows", "transpose-batch-rows", "bool",
            /*default=*/"false",
            "The code generator runs the register-tile rows of phases that "

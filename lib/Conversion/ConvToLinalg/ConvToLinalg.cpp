@@ -79,6 +79,7 @@ struct ConvertConvToLinalgPass
     transposeOptions.threads = transposeThreads;
     transposeOptions.batchRows = transposeBatchRows;
     transposeOptions.columnsLanes = transposeColumnsLanes;
+    transposeOptions.columnsBandBytes = transposeColumnsBandBytes;
     transposeOptions.winograd = *winograd;
     transposeOptions.winogradManyPhaseOutChannels =
         transposeWinogradManyPhaseOutChannels;

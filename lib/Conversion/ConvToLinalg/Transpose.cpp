@@ -588,7 +588,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       : OpRewritePattern(ctx), lowering(options.lowering), taps(options.taps),
         tapsOverhead(options.tapsOverhead), threads(options.threads),
         batchRows(options.batchRows), columnsLanes(options.columnsLanes),
-        winograd(options.winograd),
+        columnsBandBytes(options.columnsBandBytes), winograd(options.winograd),
         winogradManyPhaseOutChannels(options.winogradManyPhaseOutChannels) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
@@ -1189,6 +1189,41 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
            taps * g.outChannels >= kMinColumns;
   }
 
+  /// The input rows (along the first spatial dimension) of the columns
+  /// lowering's bands, or 0 for none: with several batch items (which the
+  /// threads split), at least 2 spatial dimensions and K transposed, when an
+  /// item's Y is larger than `bandBytes` and every tap along the first
+  /// dimension reads all its input rows (no crop there: the adds of every
+  /// band are the same), the most rows whose Y fits in `bandBytes` that
+  /// divide the rows (at least 1). AlexNet's deconvolution (16 items of
+  /// 55 x 55 x 96 -> 227 x 227 x 3, k 11 s 4: a 4.4 MB Y an item, written
+  /// by the GEMM and read back by the adds through the L3) in bands of 5
+  /// rows (400 KB): 21.9 -> 17.1-17.5 ms with 1 thread, 10.7 -> 8.7 ms
+  /// with 2; bands of 1 and 11 rows ran as fast.
+  static int64_t columnsBandRows(const convgen::TransposeGeometry &g,
+                                 int64_t bandBytes, int64_t elementBytes,
+                                 bool swapped) {
+    if (bandBytes <= 0 || g.batch <= 1 || g.numSpatialDims < 2 || swapped)
+      return 0;
+    auto [pixels, columns] = columnsGemmShape(g);
+    int64_t rows = g.inputSpatial[0];
+    if (pixels * columns * elementBytes <= bandBytes)
+      return 0;
+    for (int64_t m = 0; m < g.kernelSpatial[0]; ++m) {
+      TapRange1D r = computeTapRange(m, rows, g.strides[0], g.dilations[0],
+                                     g.cropBefore[0], g.outSpatial[0]);
+      if (r.lo != 0 || r.count != rows)
+        return 0;
+    }
+    int64_t rowBytes = pixels / rows * columns * elementBytes;
+    int64_t maxRows = std::max<int64_t>(1, bandBytes / rowBytes);
+    int64_t band = 1;
+    for (int64_t b = 1; b <= std::min(maxRows, rows); ++b)
+      if (rows % b == 0)
+        band = b;
+    return band;
+  }
+
   /// Columns lowering (channels last; docs/Lowering.md §3.6): per batch
   /// item, one GEMM of the input pixels with the kernel as [Cin, T*Cout]
   ///   Y[j..., (m..., co)] = sum_ci x[j..., ci] * K[m..., co, ci]
@@ -1307,27 +1342,76 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       rowSegments = segments;
       rowSegments[last] = {TapSegment{0, 1, TapRange1D{jLo, jHi - jLo}}};
     }
-    SmallVector<int64_t> yShape{1, pixels, columns};
     // [1, in..., Cin] <-> [1, pixels, Cin] (and Y's columns).
     SmallVector<ReassociationIndices> pixelMerge{{0}, {}, {n + 1}};
     for (int64_t i = 1; i <= n; ++i)
       pixelMerge[1].push_back(i);
     // [1, in..., k..., Cout]: Y with its columns split into taps.
-    SmallVector<int64_t> ySplitShape{1};
-    ySplitShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
-    ySplitShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
-    ySplitShape.push_back(cout);
+    SmallVector<int64_t> ySplitShapeAll{1};
+    ySplitShapeAll.append(g.inputSpatial.begin(), g.inputSpatial.end());
+    ySplitShapeAll.append(g.kernelSpatial.begin(), g.kernelSpatial.end());
+    ySplitShapeAll.push_back(cout);
     SmallVector<ReassociationIndices> ySplit{{0}, {}, {}};
     for (int64_t i = 1; i <= n; ++i)
       ySplit[1].push_back(i);
     for (int64_t i = n + 1; i < 2 * n + 2; ++i)
       ySplit[2].push_back(i);
 
-    // One batch item (index `item`): the GEMM and the tap adds.
-    // The input item `item`, accumulated into `acc` at batch index `outItem`.
-    auto perItem = [&](OpBuilder &nb, Location nl, OpFoldResult item,
-                       OpFoldResult outItem, Value acc) -> Value {
+    // Bands of the first spatial dimension's input rows (columnsBandRows):
+    // each band's GEMM and adds, the taps' rows along that dimension
+    // relative to the band.
+    int64_t bandRows = columnsBandRows(
+        g, columnsBandBytes,
+        std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8), swapped);
+    SmallVector<SmallVector<TapSegment>> bandSegments = segments,
+                                         bandLeftSegments = leftSegments,
+                                         bandRightSegments = rightSegments,
+                                         bandRowSegments = rowSegments;
+    const auto &segmentsAll = segments;
+    const auto &leftSegmentsAll = leftSegments;
+    const auto &rightSegmentsAll = rightSegments;
+    const auto &rowSegmentsAll = rowSegments;
+    if (bandRows > 0) {
+      SmallVector<TapSegment> band{
+          TapSegment{0, g.kernelSpatial[0], TapRange1D{0, bandRows}}};
+      bandSegments[0] = band;
+      if (rowAdds) {
+        bandLeftSegments[0] = band;
+        bandRightSegments[0] = band;
+        bandRowSegments[0] = band;
+      }
+    }
+
+    // The GEMM and the tap adds of the input rows [rowBase, rowBase +
+    // rows0) along the first spatial dimension (all of them, or a band) of
+    // batch item `item`, accumulated into `acc` at batch index `outItem`.
+    auto perBand = [&](OpBuilder &nb, Location nl, OpFoldResult item,
+                       OpFoldResult outItem, OpFoldResult rowBase,
+                       int64_t rows0, Value acc) -> Value {
+      bool banded = rows0 != g.inputSpatial[0];
+      int64_t pixels = columnsGemmShape(g).first / g.inputSpatial[0] * rows0;
+      SmallVector<int64_t> yShape{1, pixels, columns};
+      SmallVector<int64_t> ySplitShape = ::llvm::to_vector(ySplitShapeAll);
+      ySplitShape[1] = rows0;
+      const auto &segments = banded ? bandSegments : segmentsAll;
+      const auto &leftSegments = banded ? bandLeftSegments : leftSegmentsAll;
+      const auto &rightSegments = banded ? bandRightSegments : rightSegmentsAll;
+      const auto &rowSegments = banded ? bandRowSegments : rowSegmentsAll;
+      // The output slice of tap `m` from the band's input rows [inOffset,
+      // + count): the first dimension's rows shifted by rowBase.
+      auto outputSlice = [&](OpBuilder &ob, Location ol, OpFoldResult batch,
+                             ArrayRef<int64_t> inOffset,
+                             ArrayRef<int64_t> count,
+                             ArrayRef<OpFoldResult> m) -> SpatialSlice {
+        SmallVector<OpFoldResult> offsets =
+            getAsIndexOpFoldResult(ob.getContext(), inOffset);
+        offsets[0] = affine::makeComposedFoldedAffineApply(
+            ob, ol, ob.getAffineDimExpr(0) + inOffset[0], {rowBase});
+        return tapOutputSlice(ob, ol, g, outType, batch, 1, offsets, count, m);
+      };
       Value x = extractDimSlice(nb, nl, input, 0, item, 1).value;
+      if (banded)
+        x = extractDimSlice(nb, nl, x, 1, rowBase, rows0).value;
       x = tensor::CollapseShapeOp::create(nb, nl, x, pixelMerge);
       Value y;
       if (swapped) {
@@ -1364,6 +1448,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       if (rowAdds) {
         SmallVector<int64_t> rowShape{1};
         rowShape.append(g.inputSpatial.begin(), g.inputSpatial.end());
+        rowShape[1] = rows0;
         rowShape.append(g.kernelSpatial.begin(), g.kernelSpatial.end() - 1);
         rowShape.push_back(rowLength);
         SmallVector<ReassociationIndices> rowSplit{{0}, {}, {}};
@@ -1402,8 +1487,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
           Value yTap = tensor::ExtractSliceOp::create(
               bb, bl, RankedTensorType::get(tileShape, accType), ys, yOffsets,
               ySizes, yStrides);
-          SpatialSlice o = tapOutputSlice(bb, bl, g, outType, outItem, 1,
-                                          inOffset, count, m);
+          SpatialSlice o = outputSlice(bb, bl, outItem, inOffset, count, m);
           Value oTile = tensor::ExtractSliceOp::create(
               bb, bl, outType.clone(o.shape), a, o.offsets, o.sizes,
               o.strides);
@@ -1484,8 +1568,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
                                                          yFull, dropUnits);
             // out[0, q'..., (j*s - crop)*Cout + 0:k*Cout].
             SpatialSlice o =
-                tapOutputSlice(lb2, ll, g, outType, lb2.getIndexAttr(0), 1,
-                               inOffset, count, m);
+                outputSlice(lb2, ll, lb2.getIndexAttr(0), inOffset, count, m);
             RowAdd r;
             r.offsets.assign(o.offsets.begin(), o.offsets.begin() + n);
             r.sizes.assign(o.sizes.begin(), o.sizes.begin() + n);
@@ -1611,7 +1694,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       if (Value parts =
               lowerByRowParts(b, loc, g, input, buildKt, zeroFillRow))
         return parts;
-      return perItem(b, loc, b.getIndexAttr(0), b.getIndexAttr(0), out);
+      return perBand(b, loc, b.getIndexAttr(0), b.getIndexAttr(0),
+                     b.getIndexAttr(0), g.inputSpatial[0], out);
     }
     // Batch items are independent (each writes its own output item): an
     // scf.forall, so that threads split the items (GEMM and adds alike).
@@ -1634,7 +1718,25 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     Value row = tensor::CollapseShapeOp::create(b, loc, item.value, itemRow);
     Value itemOut = tensor::ExpandShapeOp::create(
         b, loc, item.value.getType(), zeroFillRow(b, loc, row), itemRow);
-    Value result = perItem(b, loc, iv, b.getIndexAttr(0), itemOut);
+    Value result;
+    if (bandRows > 0) {
+      // The bands in order along the first dimension: an output value
+      // receives its rows in the same order for any thread count.
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value ub = arith::ConstantIndexOp::create(b, loc, g.inputSpatial[0]);
+      Value step = arith::ConstantIndexOp::create(b, loc, bandRows);
+      auto bands = scf::ForOp::create(
+          b, loc, zero, ub, step, ValueRange{itemOut},
+          [&](OpBuilder &lb, Location ll, Value row, ValueRange iters) {
+            scf::YieldOp::create(lb, ll,
+                                 perBand(lb, ll, iv, lb.getIndexAttr(0), row,
+                                         bandRows, iters[0]));
+          });
+      result = bands.getResult(0);
+    } else {
+      result = perBand(b, loc, iv, b.getIndexAttr(0), b.getIndexAttr(0),
+                       g.inputSpatial[0], itemOut);
+    }
     b.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, loc, result, shared, item.offsets,
                                           item.sizes, item.strides);
@@ -2610,6 +2712,10 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// The f32 lanes of the code generator's vectors (option
   /// transpose-columns-lanes; 0: unknown): see columnsFillLanesPoorly.
   int64_t columnsLanes;
+  /// Y bytes of a batch item above which the columns lowering runs in bands
+  /// of input rows (option transpose-columns-band-bytes; 0: never): see
+  /// columnsBandRows.
+  int64_t columnsBandBytes;
   /// Winograd F(2, T) along the phases' last dimension (option
   /// transpose-winograd): see winogradPhase and winogradOp.
   TransposeWinograd winograd;

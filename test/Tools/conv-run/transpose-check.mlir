@@ -30,6 +30,12 @@
 // register tiles with AVX-512), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_rgb --check --seed 27 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_rgb --check --seed 27 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// Batched columns lowering in bands of input rows (AlexNet-like, VALID, k 3
+// s 2, 27 columns): with a 4400-byte L2 the bands may hold 1100 bytes of Y,
+// 2 of the 6 input rows (540 bytes a row), and 1 of 7; 1 and 2 threads.
+// RUN: conv-run %s --entry columns_bands --check --seed 28 --l2-cache-bytes=4400 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_bands --check --seed 28 --l2-cache-bytes=4400 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_bands_prime --check --seed 29 --l2-cache-bytes=4400 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // An ISTFT-like layer with 160 frames whose 260 x 256 kernel transpose is
 // split over the threads (into a 272-column buffer).
 // Kernels of at least 256K elements: the taps relaid out by vectorized
@@ -179,6 +185,20 @@ func.func @columns_lanes_batch(%x: tensor<2x48x32xf32>, %k: tensor<7x3x32xf32>) 
          strides = [2] dilation_rate = [1]
          : tensor<2x48x32xf32>, tensor<7x3x32xf32> -> tensor<2x96x3xf32>
   return %y : tensor<2x96x3xf32>
+}
+
+func.func @columns_bands(%x: tensor<2x6x5x8xf32>, %k: tensor<3x3x3x8xf32>) -> tensor<2x13x11x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x6x5x8xf32>, tensor<3x3x3x8xf32> -> tensor<2x13x11x3xf32>
+  return %y : tensor<2x13x11x3xf32>
+}
+
+func.func @columns_bands_prime(%x: tensor<3x7x5x8xf32>, %k: tensor<5x3x3x8xf32>) -> tensor<3x17x11x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1] output_padding = [0, 0]
+         : tensor<3x7x5x8xf32>, tensor<5x3x3x8xf32> -> tensor<3x17x11x3xf32>
+  return %y : tensor<3x17x11x3xf32>
 }
 
 func.func @columns_rgb(%x: tensor<2x8x8x32xf32>, %k: tensor<4x4x3x32xf32>) -> tensor<2x16x16x3xf32> {

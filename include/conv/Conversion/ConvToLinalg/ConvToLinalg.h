@@ -305,6 +305,13 @@ struct TransposeLoweringOptions {
   /// fifth or more of their vectors' lanes empty and the pixels would not
   /// (docs/Lowering.md §3.6).
   int64_t columnsLanes = 0;
+  /// The columns lowering of several batch items (at least 2 spatial
+  /// dimensions, K transposed), whose taps along the first spatial dimension
+  /// all read every input row, computes and adds an item's GEMM result Y a
+  /// band of those rows at a time when Y is larger than this many bytes (0:
+  /// never): the most rows whose Y fits, dividing the rows. Each band's Y
+  /// then stays in the cache for its adds (docs/Lowering.md §3.6).
+  int64_t columnsBandBytes = 0;
   /// Phases with 2 or 3 taps along their last spatial dimension (no
   /// dilation there), channels last, f32, at least 16 input and output
   /// channels and 4 outputs along that dimension, compute each pair of

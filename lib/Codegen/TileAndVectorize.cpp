@@ -1053,12 +1053,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
           ranges[last - 1],
           std::max<int64_t>(1, (blockBudget / std::max<int64_t>(1, rowBytes)) /
                                    std::max<int64_t>(1, ranges[last])));
-      // Blocks sized for the L2 that cover three quarters of the rows or
-      // more take them all (7x7 images: 6 rows would leave a 1-row block,
-      // which reloads every accumulator for 7 positions, and a second copy
-      // of the register-tile nest).
-      if (blockBudget > l1 / 2 && 4 * rows >= 3 * ranges[last - 1])
-        rows = ranges[last - 1];
       // L2-sized blocks: the most rows, down to half of them, that divide
       // the image (56 rows as 2 x 28, not 3 x 18 + 2: a remainder block is
       // a second copy of the register-tile nest).
@@ -1069,6 +1063,20 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
             rows = r;
             break;
           }
+      // Blocks sized for the L2 that still cover three quarters of the rows
+      // or more (no such divisor) take them all (7x7 images: 6 rows would
+      // leave a 1-row block, which reloads every accumulator for 7
+      // positions, and a second copy of the register-tile nest). After the
+      // divisors, so that a block with one keeps it: ResNet's 14x14x1024
+      // -> 256 with 2 threads (512 x 256 halves, quarter-L2 blocks of 12
+      // rows) as 7-row blocks instead of whole 14-row images, +6 / +6 %
+      // (conv-run --compare, 2 x 30 alternating call pairs, Emerald
+      // Rapids); 1040 / 1008 input or 272 output channels +4 to +7 %: a
+      // 7-row block's out_backprop column tile (98 positions x 64
+      // channels, 25 KiB) stays in the L1 while a block's row tiles sweep
+      // it, a 14-row one's (50 KiB) does not.
+      if (blockBudget > l1 / 2 && 4 * rows >= 3 * ranges[last - 1])
+        rows = ranges[last - 1];
       // The whole-dW tiles of a multi-tap filter gradient (no groups, no
       // packed rows) whose rows all fit half the L2 take them all: each
       // register tile then reduces all the rows of its tap's reduction

@@ -255,6 +255,27 @@ func.func @dw_1x1_thread_halves(%x: tensor<1x28x28x256xf32>, %dy: tensor<1x28x28
 
 // -----
 
+// ResNet's 14x14x1024 -> 256 on 2 threads with a 2 MiB L2: input-channel
+// halves of 512 x 256 (512 KiB, a quarter of the L2) take quarter-L2
+// reduction blocks, 12 of the 14 image rows (3 KiB a position). 7 divides
+// the 14 and is more than half of 12: 7-row blocks. (The rule that takes
+// all the rows for blocks of three quarters of them or more applies only
+// without such a divisor: whole images had each 64-channel out_backprop
+// column tile, 196 positions x 256 bytes, spill out of the L1.)
+// THREADS2M-LABEL: func.func @dw_1x1_divisor_rows
+// THREADS2M:         scf.forall (%{{.*}}) in (2)
+// THREADS2M:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}}) -> (tensor<512x256xf32>)
+// THREADS2M-NEXT:        scf.for %{{.*}} = %c0 to %c14 step %c7 iter_args(%{{.*}}) -> (tensor<512x256xf32>)
+// THREADS2M-NEXT:          scf.for %{{.*}} = %c0 to %c510 step %c6
+// THREADS2M-NEXT:            scf.for %{{.*}} = %c0 to %c256 step %c64
+// THREADS2M-NEXT:              scf.for %{{.*}} = %c0 to %c7 step %c1
+func.func @dw_1x1_divisor_rows(%x: tensor<8x14x14x1024xf32>, %dy: tensor<8x14x14x256xf32>) -> tensor<1x1x1024x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<8x14x14x1024xf32>, tensor<8x14x14x256xf32> -> tensor<1x1x1024x256xf32>
+  return %dw : tensor<1x1x1024x256xf32>
+}
+
+// -----
+
 // A multi-tap filter gradient with narrow (2-vector) whole-dW tiles, 48 KiB
 // L1, 2 MiB L2: every row of a tap is one reduction block (ZMM1 lines: the
 // 28 rows fit half the L2), except on a core with two 512-bit FMA units

@@ -689,6 +689,43 @@ std::string describe(const TransposeSpec &s) {
   return os.str();
 }
 
+/// Draws how a random transposed convolution's output padding is given:
+/// 0 None, 1 zeros, 2 random values in [0, stride) (addTransposeDim).
+int drawOutputPaddingMode(TransposeSpec &s, std::mt19937 &rng) {
+  int mode = rng() % 3;
+  if (mode)
+    s.attrs.outputPadding = Shape{};
+  return mode;
+}
+
+/// Appends a spatial dimension to `s` and `spatialIn`: kernel size `k`,
+/// `stride`, `dil`ation, input size `in` and, by `opMode`
+/// (drawOutputPaddingMode), its output padding (a random one drawn from
+/// `rng`).
+void addTransposeDim(TransposeSpec &s, Shape &spatialIn, std::mt19937 &rng,
+                     int opMode, int64_t k, int64_t stride, int64_t dil,
+                     int64_t in) {
+  spatialIn.push_back(in);
+  s.kernelShape.push_back(k);
+  s.attrs.strides.push_back(stride);
+  s.attrs.dilations.push_back(dil);
+  if (opMode == 1)
+    s.attrs.outputPadding->push_back(0);
+  else if (opMode == 2)
+    s.attrs.outputPadding->push_back(uniform(rng, 0, stride - 1));
+}
+
+/// Completes `s` (its spatial dimensions added) with the kernel's channel
+/// dimensions and the input shape; whether the op is valid.
+bool setTransposeShapes(TransposeSpec &s, int64_t batch, int64_t cin,
+                        int64_t cout, const Shape &spatialIn) {
+  s.kernelShape.push_back(cout);
+  s.kernelShape.push_back(cin);
+  s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
+  return static_cast<bool>(
+      computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape));
+}
+
 TransposeSpec randomTranspose(std::mt19937 &rng) {
   while (true) {
     TransposeSpec s;
@@ -698,9 +735,7 @@ TransposeSpec randomTranspose(std::mt19937 &rng) {
                                : DataLayout::ChannelsFirst;
     s.attrs.padding =
         rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
-    int opMode = rng() % 3; // None, zeros, random in [0, s)
-    if (opMode)
-      s.attrs.outputPadding = Shape{};
+    int opMode = drawOutputPaddingMode(s, rng);
     int64_t cin = uniform(rng, 1, 4), cout = uniform(rng, 1, 4);
     int64_t batch = uniform(rng, 1, 2);
     Shape spatialIn;
@@ -708,19 +743,10 @@ TransposeSpec randomTranspose(std::mt19937 &rng) {
       int64_t k = uniform(rng, 1, n == 3 ? 3 : 5);
       int64_t st = uniform(rng, 1, n == 3 ? 3 : 4);
       int64_t dil = rng() % 3 == 0 ? uniform(rng, 2, 3) : 1;
-      spatialIn.push_back(uniform(rng, 1, n == 3 ? 3 : 6));
-      s.kernelShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(dil);
-      if (opMode == 1)
-        s.attrs.outputPadding->push_back(0);
-      else if (opMode == 2)
-        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+      int64_t in = uniform(rng, 1, n == 3 ? 3 : 6);
+      addTransposeDim(s, spatialIn, rng, opMode, k, st, dil, in);
     }
-    s.kernelShape.push_back(cout);
-    s.kernelShape.push_back(cin);
-    s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
-    if (computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+    if (setTransposeShapes(s, batch, cin, cout, spatialIn))
       return s;
   }
 }
@@ -853,27 +879,18 @@ TEST(Differential, TransposePhaseTapClipping) {
     s.attrs.layout = DataLayout::ChannelsLast;
     s.attrs.padding =
         rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
-    int opMode = rng() % 3; // None, zeros, random in [0, s)
-    if (opMode)
-      s.attrs.outputPadding = Shape{};
+    int opMode = drawOutputPaddingMode(s, rng);
     int64_t cin = uniform(rng, 3, 40), cout = couts[rng() % 4];
     Shape spatialIn;
     for (int64_t d = 0; d < n; ++d) {
       int64_t st = uniform(rng, 1, 3);
-      s.kernelShape.push_back(uniform(rng, 2, n == 3 ? 3 : 5));
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
-      spatialIn.push_back(uniform(rng, 2, n == 3 ? 6 : 14));
-      if (opMode == 1)
-        s.attrs.outputPadding->push_back(0);
-      else if (opMode == 2)
-        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+      int64_t k = uniform(rng, 2, n == 3 ? 3 : 5);
+      int64_t dil = rng() % 4 == 0 ? 2 : 1;
+      int64_t in = uniform(rng, 2, n == 3 ? 6 : 14);
+      addTransposeDim(s, spatialIn, rng, opMode, k, st, dil, in);
     }
-    s.kernelShape.push_back(cout);
-    s.kernelShape.push_back(cin);
     int64_t batch = rng() % 2 ? uniform(rng, 1, 3) : 4 * uniform(rng, 1, 3);
-    s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
-    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+    if (!setTransposeShapes(s, batch, cin, cout, spatialIn))
       continue;
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
@@ -908,27 +925,17 @@ TEST(Differential, TransposeColumnsBands) {
     s.attrs.layout = DataLayout::ChannelsLast;
     s.attrs.padding =
         rng() % 4 ? TransposePadding::Valid : TransposePadding::Same;
-    int opMode = rng() % 3; // None, zeros, random in [0, s)
-    if (opMode)
-      s.attrs.outputPadding = Shape{};
+    int opMode = drawOutputPaddingMode(s, rng);
     int64_t cin = uniform(rng, 4, 24), cout = uniform(rng, 1, 4);
     Shape spatialIn;
     for (int64_t d = 0; d < n; ++d) {
       int64_t st = uniform(rng, 1, 4);
-      s.kernelShape.push_back(uniform(rng, 1, n == 3 ? 3 : 5));
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(rng() % 4 == 0 ? 2 : 1);
-      spatialIn.push_back(uniform(rng, 2, n == 3 ? 5 : 9));
-      if (opMode == 1)
-        s.attrs.outputPadding->push_back(0);
-      else if (opMode == 2)
-        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+      int64_t k = uniform(rng, 1, n == 3 ? 3 : 5);
+      int64_t dil = rng() % 4 == 0 ? 2 : 1;
+      int64_t in = uniform(rng, 2, n == 3 ? 5 : 9);
+      addTransposeDim(s, spatialIn, rng, opMode, k, st, dil, in);
     }
-    s.kernelShape.push_back(cout);
-    s.kernelShape.push_back(cin);
-    s.inputShape =
-        activationShape(s.attrs.layout, uniform(rng, 2, 4), spatialIn, cin);
-    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+    if (!setTransposeShapes(s, uniform(rng, 2, 4), cin, cout, spatialIn))
       continue;
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
@@ -965,9 +972,7 @@ TEST(Differential, TransposeWinograd) {
     s.attrs.layout = DataLayout::ChannelsLast;
     s.attrs.padding =
         rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
-    int opMode = rng() % 3; // None, zeros, random in [0, s)
-    if (opMode)
-      s.attrs.outputPadding = Shape{};
+    int opMode = drawOutputPaddingMode(s, rng);
     int64_t cin = uniform(rng, 16, 40), cout = couts[rng() % 4];
     Shape spatialIn;
     for (int64_t d = 0; d < n; ++d) {
@@ -975,21 +980,12 @@ TEST(Differential, TransposeWinograd) {
       int64_t st = uniform(rng, 1, 2);
       int64_t k = last ? (st == 1 ? uniform(rng, 2, 3) : uniform(rng, 4, 6))
                        : uniform(rng, 1, 4);
-      s.kernelShape.push_back(k);
-      s.attrs.strides.push_back(st);
-      s.attrs.dilations.push_back(!last && rng() % 4 == 0 ? 2 : 1);
-      spatialIn.push_back(last ? uniform(rng, 4, 12)
-                               : uniform(rng, 2, n == 3 ? 4 : 8));
-      if (opMode == 1)
-        s.attrs.outputPadding->push_back(0);
-      else if (opMode == 2)
-        s.attrs.outputPadding->push_back(uniform(rng, 0, st - 1));
+      int64_t dil = !last && rng() % 4 == 0 ? 2 : 1;
+      int64_t in = last ? uniform(rng, 4, 12) : uniform(rng, 2, n == 3 ? 4 : 8);
+      addTransposeDim(s, spatialIn, rng, opMode, k, st, dil, in);
     }
-    s.kernelShape.push_back(cout);
-    s.kernelShape.push_back(cin);
     int64_t batch = rng() % 2 ? uniform(rng, 1, 3) : 4 * uniform(rng, 1, 3);
-    s.inputShape = activationShape(s.attrs.layout, batch, spatialIn, cin);
-    if (!computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape))
+    if (!setTransposeShapes(s, batch, cin, cout, spatialIn))
       continue;
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }

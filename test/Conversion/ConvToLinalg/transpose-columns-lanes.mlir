@@ -21,16 +21,29 @@
 // UNKNOWN-LABEL: func.func @masknet_like
 // UNKNOWN:         linalg.transpose ins(%{{.*}} : tensor<21x16xf32>) outs(%{{.*}} : tensor<16x21xf32>) permutation = [1, 0]  {conv.role = "relayout"}
 // UNKNOWN-NOT:     linalg.transpose ins(%{{.*}} : tensor<64x16xf32>)
+// UNKNOWN-NOT:     tensor.pad
 // UNKNOWN:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x21xf32>) attrs = {conv.role = "transpose_phase"}
-// With 8 lanes (AVX2) 21 columns take 3 vectors, one lane in 8 empty: K.
+// With 8 lanes (AVX2) 21 columns take 3 vectors, one lane in 8 empty: K,
+// its columns padded with zeros to the 3 vectors (24), the GEMM over all 24
+// and Y cut back to the 21 for the row adds (columnsGemm).
 // LANES8-LABEL: func.func @masknet_like
 // LANES8:         linalg.transpose ins(%{{.*}} : tensor<21x16xf32>) outs(%{{.*}} : tensor<16x21xf32>)
 // LANES8-NOT:     linalg.transpose ins(%{{.*}} : tensor<64x16xf32>)
+// LANES8:         %[[KT8:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 3]
+// LANES8:         } : tensor<1x16x21xf32> to tensor<1x16x24xf32>
+// LANES8:         %[[Y8:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KT8]] : tensor<1x64x16xf32>, tensor<1x16x24xf32>) outs(%{{.*}} : tensor<1x64x24xf32>) attrs = {conv.role = "transpose_phase"}
+// LANES8:         tensor.extract_slice %[[Y8]][0, 0, 0] [1, 64, 21] [1, 1, 1] : tensor<1x64x24xf32> to tensor<1x64x21xf32>
 // On 2 threads the item runs in row parts (each part transposes K), which
-// measured faster than the transposed-X form on one thread.
+// measured faster than the transposed-X form on one thread. Each part's
+// GEMM runs over K's columns padded to 2 vectors of 16 (32 columns) and
+// cuts its Y (35 rows: 32 and the 3 before) back to the 21.
 // PARTS-LABEL: func.func @masknet_like
 // PARTS:         scf.forall (%{{.*}}) in (2)
 // PARTS:           linalg.transpose ins(%{{.*}} : tensor<21x16xf32>)
+// PARTS:           %[[KT:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 11]
+// PARTS:           } : tensor<1x16x21xf32> to tensor<1x16x32xf32>
+// PARTS:           %[[Y:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[KT]] : tensor<1x35x16xf32>, tensor<1x16x32xf32>) outs(%{{.*}} : tensor<1x35x32xf32>) attrs = {conv.role = "transpose_phase"}
+// PARTS:           tensor.extract_slice %[[Y]][0, 0, 0] [1, 35, 21] [1, 1, 1] : tensor<1x35x32xf32> to tensor<1x35x21xf32>
 // PARTS-NOT:     linalg.transpose ins(%{{.*}} : tensor<64x16xf32>)
 func.func @masknet_like(%x: tensor<1x64x16xf32>, %k: tensor<7x3x16xf32>) -> tensor<1x134x3xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2] dilation_rate = [1] output_padding = [1] : tensor<1x64x16xf32>, tensor<7x3x16xf32> -> tensor<1x134x3xf32>

@@ -88,8 +88,8 @@ void mlir::conv::buildConvToLinalgPipeline(
     // tiles, conv-cpu-tile-and-vectorize), which batch blocks would cut
     // short.
     convOptions.transposeBatchRows = host.vectorBits >= 512;
-    // The columns lowering picks its GEMM's vector dimension by the lanes
-    // it fills.
+    // The columns lowering pads its GEMM's columns to whole vectors of
+    // these lanes.
     convOptions.transposeColumnsLanes = host.vectorBits / 32;
     // Batched columns lowerings whose Y item outgrows a quarter of the L2
     // run in bands of input rows that fit it (the band's Y, the output rows

@@ -162,10 +162,10 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     Option<"transposeColumnsLanes", "transpose-columns-lanes", "int64_t",
            /*default=*/"0",
            "The f32 lanes of the code generator's vectors (0: unknown): the "
-           "columns lowering of a layer whose (tap, co) columns leave a "
-           "fifth or more of their vectors' lanes empty, whose pixels do not, "
-           "with at least 16 input channels and no row parts, transposes X "
-           "and runs its GEMM's vectors along the pixels">,
+           "columns lowering pads the transposed kernel's (tap, co) columns "
+           "with zeros to whole vectors, runs its GEMM over them and cuts "
+           "the result back, so that the register tiles span all the "
+           "columns">,
     Option<"transposeColumnsBandBytes", "transpose-columns-band-bytes",
            "int64_t", /*default=*/"0",
            "The columns lowering of a batch item (several items, at least 2 "

@@ -1154,32 +1154,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
            g.inChannels * columns;
   }
 
-  /// X transposed for the lanes (docs/Lowering.md §3.6): the GEMM's
-  /// vectors then run along the pixels instead of the (tap, co) columns.
-  /// With `lanes` f32 lanes a vector (0: unknown, never), when
-  ///  - padding the columns to whole vectors leaves a fifth or more of
-  ///    their lanes empty (masknet's k7 x 3 = 21 columns: 2 vectors of 16,
-  ///    a third empty), and the split-off remainder tile of a few columns
-  ///    does as many FMAs as the full one;
-  ///  - the pixels fill theirs (at most one lane in 16 empty), and
-  ///  - there are at least kMinCin input channels, over which the GEMM
-  ///    runs per transposed value (the two transposes move
-  ///    N * pixels * (Cin + columns) values).
-  /// Masknet (512 x 64 -> 1030 x 3, k7 s2), 1 thread: +7-9 % (conv-run
-  /// --compare, 2000 call pairs), 43-45 -> 46-48 % of the peak (conv-bench,
-  /// 3 alternating runs). Not with row parts: on 2 threads the swapped form
-  /// runs on one (23-24 % of the 2-core peak, against 29-33 % in parts).
-  static bool columnsFillLanesPoorly(const convgen::TransposeGeometry &g,
-                                     int64_t lanes) {
-    constexpr int64_t kMinCin = 16;
-    if (lanes <= 1 || g.inChannels < kMinCin)
-      return false;
-    auto [pixels, columns] = columnsGemmShape(g);
-    auto padded = [&](int64_t v) { return llvm::divideCeil(v, lanes) * lanes; };
-    return 5 * (padded(columns) - columns) >= padded(columns) &&
-           16 * (padded(pixels) - pixels) <= padded(pixels);
-  }
-
   static bool preferColumns(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMaxCout = 4, kMinColumns = 16, kMinCin = 4;
     int64_t taps = 1;
@@ -1283,9 +1257,12 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t i = 0; i <= n; ++i)
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
-    bool swapped =
-        columnsTransposeX(g) ||
-        (rowParts(g, threads) <= 1 && columnsFillLanesPoorly(g, columnsLanes));
+    // (Columns that leave lanes of their vectors empty, such as masknet's
+    // 21, are padded to whole vectors instead: columnsGemm. The swapped
+    // form for them, X transposed and the GEMM along the pixels, measured
+    // slower after the padding: masknet +14 % with K, other layers of 18,
+    // 20 and 21 columns +5-87 %; docs/Lowering.md §3.6.)
+    bool swapped = columnsTransposeX(g);
     // The GEMM runs over the item's pixels flattened (one register-tile
     // row remainder per item, not one per input row): a 1-D 1x1
     // correlation with the kernel as [1, ci, columns].
@@ -2758,7 +2735,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
   /// The f32 lanes of the code generator's vectors (option
-  /// transpose-columns-lanes; 0: unknown): see columnsFillLanesPoorly.
+  /// transpose-columns-lanes; 0: unknown): see columnsGemm.
   int64_t columnsLanes;
   /// Y bytes of a batch item above which the columns lowering runs in bands
   /// of input rows (option transpose-columns-band-bytes; 0: never): see

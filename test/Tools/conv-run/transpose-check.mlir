@@ -19,10 +19,14 @@
 // RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_padded --check --seed 21 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
-// Columns lowering whose 21 (tap, co) columns (k7 x 3 channels) would
-// leave a third of two 16-lane vectors empty: on AVX-512 hosts the GEMM
-// runs along the pixels (X transposed, transpose-columns-lanes), on 2
-// threads the single item in row parts; batched with SAME's crops.
+// Columns lowering whose 21 (tap, co) columns (k7 x 3 channels) are not
+// whole vectors: the GEMM runs over the kernel's columns padded with zeros
+// to 32 (AVX-512) or 24 (AVX2) and Y is cut back (transpose-columns-lanes),
+// on 2 threads the single item in row parts, each part padding its own;
+// batched with SAME's crops, and a 2-D layer of 18 columns.
+// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_f64 --check --seed 31 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F64
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 | FileCheck %s --check-prefix=F32
@@ -178,6 +182,20 @@ func.func @columns_lanes_1d(%x: tensor<1x64x16xf32>, %k: tensor<7x3x16xf32>) -> 
          strides = [2] dilation_rate = [1] output_padding = [1]
          : tensor<1x64x16xf32>, tensor<7x3x16xf32> -> tensor<1x134x3xf32>
   return %y : tensor<1x134x3xf32>
+}
+
+func.func @columns_padded_18(%x: tensor<2x9x7x32xf32>, %k: tensor<3x3x2x32xf32>) -> tensor<2x19x15x2xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x9x7x32xf32>, tensor<3x3x2x32xf32> -> tensor<2x19x15x2xf32>
+  return %y : tensor<2x19x15x2xf32>
+}
+
+func.func @columns_padded_f64(%x: tensor<1x64x16xf64>, %k: tensor<7x3x16xf64>) -> tensor<1x134x3xf64> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2] dilation_rate = [1] output_padding = [1]
+         : tensor<1x64x16xf64>, tensor<7x3x16xf64> -> tensor<1x134x3xf64>
+  return %y : tensor<1x134x3xf64>
 }
 
 func.func @columns_lanes_batch(%x: tensor<2x48x32xf32>, %k: tensor<7x3x32xf32>) -> tensor<2x96x3xf32> {

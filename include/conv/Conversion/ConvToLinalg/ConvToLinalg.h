@@ -301,9 +301,9 @@ struct TransposeLoweringOptions {
   /// whose 2 items would leave too few rows.
   bool batchRows = false;
   /// The f32 lanes of the code generator's vectors (0: unknown). The
-  /// columns lowering transposes X when its (tap, co) columns would leave a
-  /// fifth or more of their vectors' lanes empty and the pixels would not
-  /// (docs/Lowering.md §3.6).
+  /// columns lowering pads the transposed kernel's (tap, co) columns with
+  /// zeros to whole vectors and runs its GEMM over them (docs/Lowering.md
+  /// §3.6, "Columns padded to whole vectors").
   int64_t columnsLanes = 0;
   /// The columns lowering of several batch items (at least 2 spatial
   /// dimensions, K transposed), whose taps along the first spatial dimension

@@ -20,6 +20,7 @@ struct Header {
   size_t magic;
 };
 constexpr size_t kMagic = 0xC0117E11C0117E11ull;
+constexpr size_t kSmallAlignment = 64;
 
 struct Cache {
   std::mutex mutex;
@@ -38,6 +39,55 @@ Header *headerOf(void *payload) {
                                     sizeof(Header));
 }
 
+/// Small buffers (below kMinCachedBytes, 64-byte aligned): a free list per
+/// 64-byte size class and thread, without a lock. A kernel's threads
+/// allocate and free their temporaries on every call (masknet on 2
+/// threads: each part's transposed kernel and GEMM rows), which
+/// aligned_alloc and free served with a pass over glibc's fast bins each
+/// time; the process-wide cache's lock and map cost more still.
+struct LocalCache {
+  std::vector<std::vector<void *>> lists =
+      std::vector<std::vector<void *>>(kMinCachedBytes / kSmallAlignment);
+  size_t bytes = 0;
+
+  void release() {
+    for (std::vector<void *> &list : lists) {
+      for (void *payload : list)
+        std::free(headerOf(payload)->raw);
+      list.clear();
+    }
+    bytes = 0;
+  }
+};
+
+// The thread's cache, made on its first small buffer and freed when the
+// thread exits; a kernel that runs on a thread after that (during its
+// exit) allocates without it.
+thread_local LocalCache *threadCache = nullptr;
+thread_local bool threadCacheGone = false;
+
+struct LocalCacheOwner {
+  ~LocalCacheOwner() {
+    if (threadCache) {
+      threadCache->release();
+      delete threadCache;
+      threadCache = nullptr;
+    }
+    threadCacheGone = true;
+  }
+};
+
+LocalCache *localCache() {
+  if (threadCacheGone)
+    return nullptr;
+  if (!threadCache) {
+    static thread_local LocalCacheOwner owner;
+    (void)owner;
+    threadCache = new LocalCache;
+  }
+  return threadCache;
+}
+
 void *allocate(size_t alignment, size_t size) {
   alignment = std::max<size_t>(alignment, 64);
   // Power of two (aligned_alloc requires it), at least the header.
@@ -49,6 +99,17 @@ void *allocate(size_t alignment, size_t size) {
     capacity = (capacity + 4095) / 4096 * 4096;
   else
     capacity = (capacity + 63) / 64 * 64;
+  if (capacity < kMinCachedBytes && a == kSmallAlignment) {
+    if (LocalCache *c = localCache()) {
+      std::vector<void *> &list = c->lists[capacity / kSmallAlignment];
+      if (!list.empty()) {
+        void *payload = list.back();
+        list.pop_back();
+        c->bytes -= capacity;
+        return payload;
+      }
+    }
+  }
   if (capacity >= kMinCachedBytes) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
@@ -88,6 +149,14 @@ void bufferCacheFree(void *payload) {
   if (h->magic != kMagic) // not ours (cannot happen for generated code):
     return;               // leaking beats freeing what we do not own
 
+  if (h->capacity < kMinCachedBytes && h->alignment == kSmallAlignment) {
+    LocalCache *c = localCache();
+    if (c && c->bytes + h->capacity <= kMaxThreadCachedBytes) {
+      c->lists[h->capacity / kSmallAlignment].push_back(payload);
+      c->bytes += h->capacity;
+      return;
+    }
+  }
   if (h->capacity >= kMinCachedBytes) {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
@@ -101,6 +170,8 @@ void bufferCacheFree(void *payload) {
 }
 
 void bufferCacheRelease() {
+  if (LocalCache *local = localCache())
+    local->release();
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   for (auto &[key, payloads] : c.free)
@@ -114,6 +185,11 @@ size_t bufferCacheBytes() {
   Cache &c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.bytes;
+}
+
+size_t bufferCacheThreadBytes() {
+  LocalCache *c = localCache();
+  return c ? c->bytes : 0;
 }
 
 } // namespace convgen

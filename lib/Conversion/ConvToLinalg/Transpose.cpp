@@ -1731,7 +1731,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// broadcast FMA per accumulator): +16-20 % (conv-run --compare, 3000
   /// call pairs, Emerald Rapids); AlexNet's deconvolution (363 columns as
   /// 368) +1 / +3 % with 1 / 2 threads; a 5x5 stride-2 layer with 3 output
-  /// channels (75 as 80) +3 / +10 %; 18 and 20 columns (as 32) within
+  /// channels (75 as 80) +3 / +10 %; 1-D k5 x 4 channels (20 as 32) within
   /// +-2 %.
   Value columnsGemm(OpBuilder &b, Location loc, Value x, Value kt) const {
     auto ktType = cast<RankedTensorType>(kt.getType());

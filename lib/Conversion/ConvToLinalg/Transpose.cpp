@@ -1258,7 +1258,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       kCollapse[0].push_back(i);
     Value kMatrix = tensor::CollapseShapeOp::create(b, loc, kernel, kCollapse);
     // (Columns that leave lanes of their vectors empty, such as masknet's
-    // 21, are padded to whole vectors instead: columnsGemm. The swapped
+    // 21, are padded to whole vectors instead: padColumnsToVectors. The swapped
     // form for them, X transposed and the GEMM along the pixels, measured
     // slower after the padding: masknet +14 % with K, other layers of 18,
     // 20 and 21 columns +5-87 %; docs/Lowering.md §3.6.)
@@ -1266,11 +1266,14 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     // The GEMM runs over the item's pixels flattened (one register-tile
     // row remainder per item, not one per input row): a 1-D 1x1
     // correlation with the kernel as [1, ci, columns].
+    // (Its columns padded to whole vectors: padColumnsToVectors.)
     auto buildKt = [&](OpBuilder &kb, Location kl) -> Value {
-      return tensor::ExpandShapeOp::create(
-          kb, kl, RankedTensorType::get({1, cin, columns}, kElemType),
-          transposeMatrix(kb, kl, kMatrix),
-          ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+      return padColumnsToVectors(
+          kb, kl,
+          tensor::ExpandShapeOp::create(
+              kb, kl, RankedTensorType::get({1, cin, columns}, kElemType),
+              transposeMatrix(kb, kl, kMatrix),
+              ArrayRef<ReassociationIndices>{{0, 1}, {2}}));
     };
     Value kt;
     if (!swapped && rowParts(g, threads) <= 1)
@@ -1414,7 +1417,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
             nb, nl, RankedTensorType::get(yShape, accType), y,
             ArrayRef<ReassociationIndices>{{0, 1}, {2}});
       } else {
-        y = columnsGemm(nb, nl, x, kt);
+        y = columnsGemm(nb, nl, x, kt, columns);
       }
       Value ys = tensor::ExpandShapeOp::create(
           nb, nl, RankedTensorType::get(ySplitShape, accType), y, ySplit);
@@ -1718,51 +1721,59 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return forall.getResult(0);
   }
 
-  /// The columns lowering's GEMM Y [1, rows, columns] of X [1, rows, Cin]
-  /// and Kt [1, Cin, columns] (K transposed). When the columns are not
-  /// whole vectors (columnsLanes), Kt's columns are padded with zeros to
-  /// whole vectors and Y computed with them, then cut back: the register
-  /// tiles then span all the columns, with as many FMAs as the whole-vector
-  /// tiles and the remainder tile had together, but every row's input value
-  /// broadcast once for all of them and one tile loop instead of two.
-  /// Masknet (512 x 64 -> 1030 x 3, k 7 s 2) in row parts on 2 threads: 21
-  /// columns as 2 vectors of 16 (7 x 32 tiles, 14 accumulators) instead of
-  /// tiles of 16 and of 5 columns (7 accumulators each, one embedded-
-  /// broadcast FMA per accumulator): +16-20 % (conv-run --compare, 3000
-  /// call pairs, Emerald Rapids); AlexNet's deconvolution (363 columns as
-  /// 368) +1 / +3 % with 1 / 2 threads; a 5x5 stride-2 layer with 3 output
-  /// channels (75 as 80) +3 / +10 %; 1-D k5 x 4 channels (20 as 32) within
-  /// +-2 %.
-  Value columnsGemm(OpBuilder &b, Location loc, Value x, Value kt) const {
+  /// Kt [1, Cin, columns] (K transposed) with its columns padded with zeros
+  /// to whole vectors (columnsLanes; half as many for f64 accumulators), or
+  /// Kt itself when they are whole vectors or the lanes are unknown. The
+  /// GEMM then runs over the padded columns and columnsGemm cuts Y back:
+  /// the register tiles span all the columns, with as many FMAs as the
+  /// whole-vector tiles and the remainder tile had together, but every
+  /// row's input value broadcast once for all of them and one tile loop
+  /// instead of two. Masknet (512 x 64 -> 1030 x 3, k 7 s 2) in row parts
+  /// on 2 threads: 21 columns as 2 vectors of 16 (7 x 32 tiles, 14
+  /// accumulators) instead of tiles of 16 and of 5 columns (7 accumulators
+  /// each, one embedded-broadcast FMA per accumulator): +16-20 % (conv-run
+  /// --compare, 3000 call pairs, Emerald Rapids); AlexNet's deconvolution
+  /// (363 columns as 368) +1 / +3 % with 1 / 2 threads; a 5x5 stride-2
+  /// layer with 3 output channels (75 as 80) +3 / +10 %; 1-D k5 x 4
+  /// channels (20 as 32) within +-2 %. Built where Kt is (once a call, or
+  /// once a row part), not per batch item or band.
+  Value padColumnsToVectors(OpBuilder &b, Location loc, Value kt) const {
     auto ktType = cast<RankedTensorType>(kt.getType());
-    int64_t rows = cast<RankedTensorType>(x.getType()).getDimSize(1);
-    int64_t columns = ktType.getDimSize(2), ktColumns = columns;
-    Type accType = getAccumulatorType(
-        cast<RankedTensorType>(x.getType()).getElementType());
-    // (columnsLanes counts f32 lanes: f64 accumulators have half as many.)
+    int64_t columns = ktType.getDimSize(2);
+    Type accType = getAccumulatorType(ktType.getElementType());
     int64_t lanes = columnsLanes * 32 /
                     std::max<int64_t>(1, accType.getIntOrFloatBitWidth());
-    if (lanes > 1 && columns % lanes != 0)
-      ktColumns = llvm::divideCeil(columns, lanes) * lanes;
-    SmallVector<OpFoldResult> zeros(3, b.getIndexAttr(0)),
-        ones(3, b.getIndexAttr(1));
-    if (ktColumns != columns) {
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(ktType.getElementType()));
-      kt = tensor::PadOp::create(
-          b, loc,
-          RankedTensorType::get({1, ktType.getDimSize(1), ktColumns},
-                                ktType.getElementType()),
-          kt, zeros,
-          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0),
-                                 b.getIndexAttr(ktColumns - columns)},
-          zero);
-    }
+    if (lanes <= 1 || columns % lanes == 0)
+      return kt;
+    int64_t padded = llvm::divideCeil(columns, lanes) * lanes;
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(ktType.getElementType()));
+    SmallVector<OpFoldResult> low(3, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> high{b.getIndexAttr(0), b.getIndexAttr(0),
+                                   b.getIndexAttr(padded - columns)};
+    return tensor::PadOp::create(
+        b, loc,
+        RankedTensorType::get({1, ktType.getDimSize(1), padded},
+                              ktType.getElementType()),
+        kt, low, high, zero);
+  }
+
+  /// The columns lowering's GEMM Y [1, rows, columns] of X [1, rows, Cin]
+  /// and Kt [1, Cin, >= columns] (padColumnsToVectors): computed over all of
+  /// Kt's columns, then cut back to the first `columns`.
+  Value columnsGemm(OpBuilder &b, Location loc, Value x, Value kt,
+                    int64_t columns) const {
+    int64_t rows = cast<RankedTensorType>(x.getType()).getDimSize(1);
+    int64_t ktColumns = cast<RankedTensorType>(kt.getType()).getDimSize(2);
+    Type accType = getAccumulatorType(
+        cast<RankedTensorType>(x.getType()).getElementType());
     Value y = createZeros(b, loc, {1, rows, ktColumns}, accType);
     y = createTapCorrelation(b, loc, Layout::ChannelsLast, x, kt, y,
                              ArrayRef<int64_t>{1});
     if (ktColumns == columns)
       return y;
+    SmallVector<OpFoldResult> zeros(3, b.getIndexAttr(0)),
+        ones(3, b.getIndexAttr(1));
     return tensor::ExtractSliceOp::create(
         b, loc, RankedTensorType::get({1, rows, columns}, accType), y, zeros,
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(rows),
@@ -1908,7 +1919,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       // Each part transposes the kernel itself: the threads do it at the
       // same time instead of one thread before the fork.
       Value kt = buildKt(b, loc);
-      Value y = columnsGemm(b, loc, x, kt);
+      Value y = columnsGemm(b, loc, x, kt, L);
 
       Value sharedOut = forall.getRegionIterArgs()[0];
       OpFoldResult tileOffset =
@@ -2735,7 +2746,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// transpose-batch-rows): see batchBlockItems.
   bool batchRows;
   /// The f32 lanes of the code generator's vectors (option
-  /// transpose-columns-lanes; 0: unknown): see columnsGemm.
+  /// transpose-columns-lanes; 0: unknown): see padColumnsToVectors.
   int64_t columnsLanes;
   /// Y bytes of a batch item above which the columns lowering runs in bands
   /// of input rows (option transpose-columns-band-bytes; 0: never): see

@@ -349,7 +349,8 @@ TEST(Differential, BackpropFilter) {
 }
 
 /// Fixed filter-gradient shapes that the optimized pipeline splits (split-K,
-/// docs/Lowering.md §2.3): at least 8192 output positions, an even batch.
+/// docs/Lowering.md §2.3): at least 8192 output positions; the batch
+/// halved, or for an odd batch the first spatial dimension's output rows.
 struct SplitKShape {
   DataLayout layout;
   int64_t batch, size, cin, cout, stride, k;
@@ -388,6 +389,18 @@ const SplitKShape kSplitKShapes[] = {
     // 4 -> 4 (ResNeXt's grouped register tiles).
     {DataLayout::ChannelsLast, 4, 48, 16, 16, 1, 3, ElementType::F32, 2},
     {DataLayout::ChannelsFirst, 4, 48, 64, 64, 1, 3, ElementType::F32, 16},
+    // Odd batches: row parts (the output rows of the first spatial
+    // dimension halved; an odd last row summed onto the parts' sum). 3x3
+    // with 93 rows (46 + 46 + 1), channels first with 58, stride 2 with
+    // leading fused taps, every tap fused (99 rows), 1x1 with 97 rows in
+    // f32 and 100 in bf16, grouped.
+    {DataLayout::ChannelsLast, 1, 95, 8, 16, 1, 3, ElementType::F32},
+    {DataLayout::ChannelsFirst, 3, 60, 4, 8, 1, 3, ElementType::F32},
+    {DataLayout::ChannelsLast, 1, 185, 3, 16, 2, 3, ElementType::F32},
+    {DataLayout::ChannelsLast, 1, 101, 1, 16, 1, 3, ElementType::F32},
+    {DataLayout::ChannelsLast, 1, 97, 8, 16, 1, 1, ElementType::F32},
+    {DataLayout::ChannelsLast, 1, 100, 16, 8, 1, 1, ElementType::BF16},
+    {DataLayout::ChannelsLast, 3, 60, 16, 16, 1, 3, ElementType::F32, 2},
 };
 
 BackpropFilterSpec splitKSpec(const SplitKShape &sh) {

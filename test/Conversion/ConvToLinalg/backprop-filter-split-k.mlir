@@ -104,8 +104,16 @@ func.func @taps(%x: tensor<4x50x50x8xf32>, %dy: tensor<4x48x48x16xf32>) -> tenso
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x8xf32>, tensor<4x48x48x16xf32> -> tensor<3x3x8x16xf32>
   return %dw : tensor<3x3x8x16xf32>
 }
+// An odd batch splits the output rows of the first spatial dimension
+// instead (no padding along it: each part reads its own slice of rows).
 // CHECK-LABEL: func.func @odd_batch
-// CHECK-NOT:     scf.forall (%{{.*}}) in (2)
+// CHECK:         %[[DW:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x16xf32>
+// CHECK:         %[[PARTS:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%{{.*}}) -> (tensor<2x1x1x8x16xf32>)
+// CHECK-DAG:       %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 * 24)>(%[[P]])
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %[[R]], 0, 0] [5, 24, 48, 16]
+// CHECK-DAG:       tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0] [5, 24, 48, 8]
+// CHECK:           ins(%{{.*}}, %{{.*}} : tensor<5x24x48x8xf32>, tensor<5x24x48x16xf32>) outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[PARTS]] : tensor<2x1x1x8x16xf32>) outs(%[[DW]] : tensor<1x1x8x16xf32>)
 // CHECK:         return
 func.func @odd_batch(%x: tensor<5x48x48x8xf32>, %dy: tensor<5x48x48x16xf32>) -> tensor<1x1x8x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<5x48x48x8xf32>, tensor<5x48x48x16xf32> -> tensor<1x1x8x16xf32>
@@ -191,7 +199,9 @@ func.func @taps_grouped(%x: tensor<4x50x50x16xf32>, %dy: tensor<4x48x48x16xf32>)
   return %dw : tensor<3x3x8x16xf32>
 }
 // TAPS-LABEL: func.func @taps_odd_batch
-// TAPS-NOT:     scf.forall (%{{.*}}) in (2)
+// TAPS:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}}) -> (tensor<2x3x3x8x16xf32>)
+// TAPS:           tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0] [5, 24, 48, 16]
+// TAPS:           tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0] [5, 26, 50, 8]
 // TAPS:         return
 func.func @taps_odd_batch(%x: tensor<5x50x50x8xf32>, %dy: tensor<5x48x48x16xf32>) -> tensor<3x3x8x16xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<5x50x50x8xf32>, tensor<5x48x48x16xf32> -> tensor<3x3x8x16xf32>
@@ -217,4 +227,61 @@ func.func @taps_large_dw(%x: tensor<4x50x50x64xf32>, %dy: tensor<4x48x48x64xf32>
 func.func @taps_part_dw_fits(%x: tensor<4x50x50x32xf32>, %dy: tensor<4x48x48x64xf32>) -> tensor<3x3x32x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<4x50x50x32xf32>, tensor<4x48x48x64xf32> -> tensor<3x3x32x64xf32>
   return %dw : tensor<3x3x32x64xf32>
+}
+
+// -----
+
+// Row parts of WaveNet-like one long item (8193 output positions, odd):
+// two parts of 4096 rows, each reading its 4097 input rows, summed in
+// order; the last row follows, summed onto the parts' sum. On more threads
+// than parts the parts run one after the other (their windows overlap),
+// each spreading its taps over the threads.
+// TAPS-LABEL: func.func @rows_remainder
+// TAPS:         %[[PARTS:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%{{.*}}) -> (tensor<2x2x8x8xf32>)
+// TAPS-DAG:       %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 * 4096)>(%[[P]])
+// TAPS-DAG:       tensor.extract_slice %arg1[0, %[[R]], 0] [1, 4096, 8]
+// TAPS-DAG:       tensor.extract_slice %arg0[0, %{{.*}}, 0] [1, 4097, 8]
+// TAPS:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PARTS]] : tensor<2x2x8x8xf32>)
+// TAPS-DAG:     %[[DYR:.*]] = tensor.extract_slice %arg1[0, 8192, 0] [1, 1, 8]
+// TAPS-DAG:     %[[XR:.*]] = tensor.extract_slice %arg0[0, 8192, 0] [1, 2, 8]
+// TAPS:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %[[SUM]]) -> (tensor<2x8x8xf32>)
+// TAPS:         return
+// TAPS4-LABEL: func.func @rows_remainder
+// TAPS4:         %[[PARTS:.*]] = scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}}) -> (tensor<2x2x8x8xf32>)
+// TAPS4:           tensor.extract_slice %arg1[0, %{{.*}}, 0] [1, 4096, 8]
+// TAPS4:           tensor.extract_slice %arg0[0, %{{.*}}, 0] [1, 4097, 8]
+// TAPS4:           scf.forall (%{{.*}}) in (2)
+// TAPS4:         linalg.generic {{.*}} ins(%[[PARTS]] : tensor<2x2x8x8xf32>)
+// TAPS4:         tensor.extract_slice %arg1[0, 8192, 0] [1, 1, 8]
+// TAPS4:         return
+func.func @rows_remainder(%x: tensor<1x8194x8xf32>, %dy: tensor<1x8193x8xf32>) -> tensor<2x8x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x8194x8xf32>, tensor<1x8193x8xf32> -> tensor<2x8x8xf32>
+  return %dw : tensor<2x8x8xf32>
+}
+
+// -----
+
+// Stride 2: part p reads the 129 input rows from row 128 p.
+// TAPS-LABEL: func.func @taps_rows_strided
+// TAPS:         scf.forall (%[[P:.*]]) in (2) shared_outs(%{{.*}}) -> (tensor<2x3x3x8x16xf32>)
+// TAPS-DAG:       %[[R:.*]] = affine.apply affine_map<(d0) -> (d0 * 64)>(%[[P]])
+// TAPS-DAG:       %[[W:.*]] = affine.apply affine_map<(d0) -> (d0 * 128)>(%[[P]])
+// TAPS-DAG:       tensor.extract_slice %arg1[0, %[[R]], 0, 0] [1, 64, 64, 16]
+// TAPS-DAG:       tensor.extract_slice %arg0[0, %[[W]], 0, 0] [1, 129, 129, 8]
+// TAPS:         return
+func.func @taps_rows_strided(%x: tensor<1x257x129x8xf32>, %dy: tensor<1x128x64x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<1x257x129x8xf32>, tensor<1x128x64x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
+}
+
+// -----
+
+// Padding along the first spatial dimension: no row parts (a part's taps
+// would read padding at one end only).
+// TAPS-LABEL: func.func @taps_rows_padded
+// TAPS-NOT:     scf.forall (%{{.*}}) in (2)
+// TAPS:         return
+func.func @taps_rows_padded(%x: tensor<1x96x96x8xf32>, %dy: tensor<1x96x96x16xf32>) -> tensor<3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x96x96x8xf32>, tensor<1x96x96x16xf32> -> tensor<3x3x8x16xf32>
+  return %dw : tensor<3x3x8x16xf32>
 }

@@ -1906,8 +1906,9 @@ static int64_t bf16Chunk(Type elementType, int64_t extent, int64_t chunk) {
 /// A relayout (linalg.transpose between the channels-first and
 /// channels-last layouts): square tiles over the two dimensions that are
 /// contiguous in the output and in the input (a vector.transpose of one
-/// vector per row), the other dimensions one at a time; threads over the
-/// first dimension with at least as many iterations as threads.
+/// vector per row), the other dimensions one at a time, the input's
+/// contiguous dimension innermost; threads over the first dimension with
+/// at least as many iterations as threads.
 LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
                                              linalg::TransposeOp op) {
   ArrayRef<int64_t> perm = op.getPermutation();
@@ -1967,7 +1968,28 @@ LogicalResult TileAndVectorize::tileRelayout(RewriterBase &rewriter,
   Type element = outType.getElementType();
   sizes[outInner] = bf16Chunk(element, shape[outInner], square);
   sizes[inInner] = bf16Chunk(element, shape[inInner], square);
-  return tileForVectorization(rewriter, gop, sizes);
+  // The input-contiguous dimension innermost: each square reads the next
+  // 64 bytes of the same input rows, sequential streams that the hardware
+  // prefetchers follow. In the output's order the squares walked down a
+  // column of input rows, one line per row a page apart (a transposed
+  // convolution's 2 MB kernel tap: 4 KB apart), which no prefetcher
+  // follows; the writes, to rows of a (usually cached) new tensor, take
+  // that pattern instead. conv-run --compare, 30-40 call pairs, 1 / 2
+  // threads (Emerald Rapids): DCGAN's 4x4 1024 -> 512 layer +4 / +4 %,
+  // U-Net's 2x2 1024 -> 512 up-convolution +1 / +1 %, the 3-D U-Net's
+  // 320 -> 256 +2 / +1 %, the 3-D 4x4x4 deconvolution +2 / +1 %, the other
+  // transposed convolutions of the suite within +-1 %.
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != inInner)
+      order.push_back(d);
+  order.push_back(inInner);
+  auto tiled = tile(rewriter, gop, sizes, /*forall=*/false, order);
+  if (failed(tiled))
+    return failure();
+  tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+  peelLoops(rewriter, tiled->loops);
+  return success();
 }
 
 /// A row add (out += y on contiguous rows, the columns lowering) or a fused

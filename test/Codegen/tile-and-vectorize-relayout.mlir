@@ -71,15 +71,18 @@ func.func @empty(%y: tensor<2x4x0x2xbf16>) -> tensor<2x2x4x0xbf16> {
 // outer dimension to split: with at least 64K elements, the threads split
 // the dimension contiguous in the input (260 rows of the output) in whole
 // 8 x 8 squares, 136 + 124 rows (the second chunk's last 4 rows: the
-// remainder loop).
+// remainder loop). That dimension is the innermost loop: the squares read
+// along the input's rows (8 sequential streams), not down its columns.
 // CHECK-LABEL: func.func @matrix
 // CHECK:         scf.forall (%[[R:.*]]) = (0) to (260) step (136)
 // CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (-d0 + 260, 136)>(%[[R]])
-// CHECK:           %[[FULL:.*]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%[[ROWS]]]
-// CHECK:           scf.for %{{.*}} = %c0 to %[[FULL]] step %c8
-// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c8
+// CHECK:           scf.for %[[C:.*]] = %c0 to %c256 step %c8
+// CHECK:             %[[FULL:.*]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%[[ROWS]]]
+// CHECK:             scf.for %[[I:.*]] = %c0 to %[[FULL]] step %c8
+// CHECK:               %[[IN:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[R]], %[[I]]]
+// CHECK:               vector.transfer_read %arg0[%[[C]], %[[IN]]]
 // CHECK:               vector.transpose {{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
-// CHECK:           scf.for %{{.*}} = %[[FULL]] to %[[ROWS]] step %c8
+// CHECK:             scf.for %{{.*}} = %[[FULL]] to %[[ROWS]] step %c8
 func.func @matrix(%k: tensor<256x260xf32>) -> tensor<260x256xf32> {
   %e = tensor.empty() : tensor<260x256xf32>
   %t = linalg.transpose ins(%k : tensor<256x260xf32>) outs(%e : tensor<260x256xf32>) permutation = [1, 0] {conv.role = "relayout"}

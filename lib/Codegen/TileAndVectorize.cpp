@@ -1440,9 +1440,19 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // first-call compiles (5 fresh processes, 1 thread, with the rows
     // along the last dimension too) rose from 185-290 to 300-409 ms (Keras
     // 3x3 s2 valid/op1), 257-351 to 326-472 (5x5 s2) and 195-224 to
-    // 237-293 (DCGAN 16x16 -> 32x32); on a quiet host the gain was +13 % on dc3 and within +-2 % on the
-    // others.
-    if (!pairs && !reductionChunk && phaseTaps == 1 && (wide || !avx512))
+    // 237-293 (DCGAN 16x16 -> 32x32); on a quiet host the gain was +13 % on dc3
+    // and within +-2 % on the others. On cores with two 512-bit FMA units
+    // (where it was measured), phases of several taps with the wide tiles take
+    // 4 channels a step too: the compiles that had risen to 410-710 ms now take
+    // 80-235 ms (first calls, 1 / 2 threads, the suite's 3x3, 5x5 and 4x4
+    // stride-2 layers, Emerald Rapids; 75-190 ms with 1 channel a step), and
+    // conv-run --compare=reduction-chunk=4 (30-40 call pairs, 1 / 2
+    // threads) measured Keras' 3x3 s2 same +1.5 / +0.9 %, valid with
+    // output padding +0.2 / +0.5 %, 5x5 s2 +1.8 / +2.8 %, dilated 3x3 s2
+    // +2.0 / +1.5 %, DCGAN's 8x8 -> 16x16 +1.7 / +2.2 % and its other 4x4
+    // layers within +-0.3 %.
+    if (!pairs && !reductionChunk &&
+        (phaseTaps == 1 || (wide && twoZmmFMAUnits)) && (wide || !avx512))
       t.reductionChunk = ranges[ci] % 4 == 0   ? 4
                          : ranges[ci] % 2 == 0 ? 2
                                                : 1;

@@ -3,6 +3,7 @@
 // would lower those tap by tap instead of by the phases these tests pin.)
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 bf16-dot" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=DOT
+// RUN: conv-opt %s --convert-conv-to-linalg=transpose-taps-overhead=1.25 --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 two-zmm-fma-units" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZMM2
 
 // AVX-512-sized register tiles (8 rows x 2 zmm of 16 f32) on output-channel
 // counts narrower than a tile (32) but wider than one vector: the column
@@ -248,6 +249,29 @@ func.func @transpose_narrow_tiles_phases(%x: tensor<1x4x28x64xf32>, %k: tensor<3
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<1x4x28x64xf32>, tensor<3x3x64x64xf32> -> tensor<1x8x56x64xf32>
   return %y : tensor<1x8x56x64xf32>
+}
+
+// -----
+
+// The phases of a 3x3 stride-2 kernel (4, 2, 2 and 1 taps) with 4-vector
+// tiles: the single-tap phase reduces 4 input channels a step, the others
+// 1 (their tap loops around 4-channel steps took LLVM 2-3x as long); on
+// cores with two 512-bit FMA units (two-zmm-fma-units) all of them take 4.
+// CHECK-LABEL: func.func @transpose_phase_taps_chunks
+// CHECK-COUNT-3: scf.for %{{.*}} = %c0 to %c32 step %c1
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c4
+// CHECK:           vector.contract {{.*}} : vector<4x4xf32>, vector<4x64xf32> into vector<4x64xf32>
+// CHECK:         return
+// ZMM2-LABEL: func.func @transpose_phase_taps_chunks
+// ZMM2-NOT:      to %c32 step %c1
+// ZMM2-COUNT-4:  vector.contract {{.*}} : vector<4x4xf32>, vector<4x64xf32> into vector<4x64xf32>
+// ZMM2-NOT:      to %c32 step %c1
+// ZMM2:          return
+func.func @transpose_phase_taps_chunks(%x: tensor<2x8x8x32xf32>, %k: tensor<3x3x64x32xf32>) -> tensor<2x16x16x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x8x8x32xf32>, tensor<3x3x64x32xf32> -> tensor<2x16x16x64xf32>
+  return %y : tensor<2x16x16x64xf32>
 }
 
 // -----

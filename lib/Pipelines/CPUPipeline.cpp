@@ -91,6 +91,9 @@ void mlir::conv::buildConvToLinalgPipeline(
     // The columns lowering pads its GEMM's columns to whole vectors of
     // these lanes.
     convOptions.transposeColumnsLanes = host.vectorBits / 32;
+    // 1-D transposed convolutions with few outputs per phase row as dot
+    // products along the input channels (docs/Lowering.md §3.11).
+    convOptions.transposeDotLanes = host.vectorBits / 32;
     // Batched columns lowerings whose Y item outgrows a quarter of the L2
     // run in bands of input rows that fit it (the band's Y, the output rows
     // its adds touch and the input rows share the L2).

@@ -11,9 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 #include "conv/Reference/Reference.h"
 #include "conv/Runtime/Jit.h"
-#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
 
 #include "gtest/gtest.h"
 
@@ -1047,6 +1049,65 @@ TEST(Differential, TransposeColumnsRowParts) {
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   const unsigned threads[] = {1, 2, 4};
+  Jit jit;
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const TransposeCase &c = cases[job / 3];
+    CompileOptions options;
+    options.numThreads = threads[job % 3];
+    options.minParallelFlops = 0; // small shapes: still threaded
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        std::to_string(threads[job % 3]) +
+                        " threads): " + describe(c.spec);
+    return checkTranspose(jit, c.spec, c.x, c.k, options, where, &results[job]);
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned t = 1; t < 3; ++t)
+      EXPECT_EQ(results[3 * i], results[3 * i + t])
+          << "config #" << i << " differs between 1 and " << threads[t]
+          << " threads: " << describe(cases[i].spec);
+}
+
+/// The dot lowering (docs/Lowering.md §3.11): random 1-D channels-last f32
+/// layers with at most 8 outputs per phase row (stride 1-4 x 1-8 output
+/// channels), 16-64 input channels, kernels of 1-9 taps, 1-3 items of 1-70
+/// positions (edge tiles whose window leaves the input, output rows past
+/// it), valid or same padding with or without output_padding (crops inside
+/// a phase row: the sliced temporary). Each is compared with the reference
+/// with 1, 2 and 3 threads (1-3 tile ranges an item), bit-identical across
+/// the thread counts.
+TEST(Differential, TransposeDotProducts) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 31);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 10;
+  std::vector<TransposeCase> cases;
+  while (cases.size() < count) {
+    TransposeSpec s;
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
+    int64_t st = uniform(rng, 1, 4), k = uniform(rng, 1, 9);
+    int64_t cout = uniform(rng, 1, 8 / st), cin = 16 * uniform(rng, 1, 4);
+    s.kernelShape = {k, cout, cin};
+    s.attrs.strides = {st};
+    s.attrs.dilations = {1};
+    if (rng() % 2)
+      s.attrs.outputPadding = Shape{uniform(rng, 0, st - 1)};
+    s.inputShape = {uniform(rng, 1, 3), uniform(rng, 1, 70), cin};
+    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
+    if (!g || g->outSpatial[0] < 1)
+      continue;
+    // The lowering applies (16 lanes; with 8 it does too).
+    mlir::MLIRContext ctx;
+    EXPECT_TRUE(
+        mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1)
+            .has_value())
+        << describe(s);
+    cases.push_back(makeTransposeCase(std::move(s), rng));
+  }
+  const unsigned threads[] = {1, 2, 3};
   Jit jit;
   std::vector<std::vector<uint8_t>> results(3 * count);
   auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {

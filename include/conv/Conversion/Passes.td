@@ -166,6 +166,14 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "with zeros to whole vectors, runs its GEMM over them and cuts "
            "the result back, so that the register tiles span all the "
            "columns">,
+    Option<"transposeDotLanes", "transpose-dot-lanes", "int64_t",
+           /*default=*/"0",
+           "The f32 lanes of the dot lowering (0: off): 1-D channels-last f32 "
+           "transposed convolutions with dilation 1, input channels a "
+           "multiple of the lanes and at most 8 outputs per phase row "
+           "(stride x output channels) compute each output as a dot product "
+           "along the input channels, in vectors of lane partial sums that a "
+           "tree of lane shuffles reduces">,
     Option<"transposeColumnsBandBytes", "transpose-columns-band-bytes",
            "int64_t", /*default=*/"0",
            "The columns lowering of a batch item (several items, at least 2 "
@@ -226,6 +234,7 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

@@ -83,6 +83,7 @@ struct ConvertConvToLinalgPass
     transposeOptions.winograd = *winograd;
     transposeOptions.winogradManyPhaseOutChannels =
         transposeWinogradManyPhaseOutChannels;
+    transposeOptions.dotLanes = transposeDotLanes;
     populateTransposeToLinalgPatterns(patterns, transposeOptions);
     if (widen16BitOperands)
       populateWidenSixteenBitConvPatterns(patterns,

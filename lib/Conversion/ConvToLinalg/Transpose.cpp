@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TransposeDot.h"
 #include "Utils.h"
 
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
@@ -589,7 +590,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
         tapsOverhead(options.tapsOverhead), threads(options.threads),
         batchRows(options.batchRows), columnsLanes(options.columnsLanes),
         columnsBandBytes(options.columnsBandBytes), winograd(options.winograd),
-        winogradManyPhaseOutChannels(options.winogradManyPhaseOutChannels) {}
+        winogradManyPhaseOutChannels(options.winogradManyPhaseOutChannels),
+        dotLanes(options.dotLanes) {}
 
   LogicalResult matchAndRewrite(TransposeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -607,8 +609,15 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     for (int64_t d = 0; d < g.numSpatialDims; ++d)
       work *= g.inputSpatial[d] * g.kernelSpatial[d] * g.outSpatial[d];
     if (work != 0) {
+      std::optional<TransposeDotPlan> dot;
+      if (taps == TransposeTaps::Auto && dotLanes > 0 &&
+          lowering != TransposeLowering::ZeroInsertion)
+        dot = planTransposeDot(g, elementType, dotLanes, threads);
       if (lowering == TransposeLowering::ZeroInsertion)
         out = lowerByZeroInsertion(rewriter, loc, op, g, accType);
+      else if (dot)
+        out = lowerTransposeByDot(rewriter, loc, op.getInputs(), op.getKernel(),
+                                  g, *dot);
       else if (g.layout == Layout::ChannelsLast &&
                (taps == TransposeTaps::Columns ||
                 (taps == TransposeTaps::Auto && preferColumns(g))))
@@ -2756,6 +2765,7 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// transpose-winograd): see winogradPhase and winogradOp.
   TransposeWinograd winograd;
   int64_t winogradManyPhaseOutChannels;
+  int64_t dotLanes;
 };
 
 } // namespace

@@ -27,9 +27,20 @@
 // RUN: conv-run %s --entry columns_padded_18 --check --seed 30 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_padded_f64 --check --seed 31 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F64
+// (--transpose-per-tap=columns: these 1-D f32 layers take the dot
+// lowering by default, checked below.)
+// RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --transpose-per-tap=columns --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
+// The dot lowering (docs/Lowering.md §3.11) of the same layers: masknet
+// in small (edge tiles at both ends, output rows past the input) on 1, 2
+// and 3 threads, batched with SAME's crop (the sliced temporary), and 2
+// items with output_padding.
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=3 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_21 --check --seed 41 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // DCGAN's RGB layer in small (4x4 taps x 3 channels = 48 columns: 3-vector
 // register tiles with AVX-512), 1 and 2 threads.
 // RUN: conv-run %s --entry columns_rgb --check --seed 27 | FileCheck %s --check-prefix=F32
@@ -94,7 +105,7 @@
 // (21 = 7 taps x 3 output channels of the columns GEMM, and 21 output
 // channels of a per-phase contraction): a 16-column tile and a peeled
 // 5-column one on AVX-512, 16 + 5 on AVX2.
-// RUN: conv-run %s --entry columns_21 --check --seed 40 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_21 --check --seed 40 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry phases_cout_21 --check --seed 41 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // 85 = 2 x 32 + 21 output channels: the 21-column remainder tile is split
 // into 16 + 5 columns (AVX-512; 80 + 5 on AVX2).

@@ -790,7 +790,8 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
 #ifdef CONV_LIBOMP_PATH
   pipelineOptions.numThreads = options.numThreads;
   // Tiny kernels run sequential code (CompileOptions::minParallelFlops;
-  // a quarter of it for transposed convolutions in row parts).
+  // a quarter of it for transposed convolutions in row parts or in the dot
+  // lowering's tile ranges).
   if (kernel->convOp) {
     double minFlops = options.minParallelFlops;
     if (options.optimize &&
@@ -801,14 +802,23 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
       // (conv-cpu-channels-last) before lowering them.
       TransposeGeometry g = kernel->convOp->transpose;
       g.layout = DataLayout::ChannelsLast;
-      if (taps &&
-          conv::transposeRowParts(
-              g,
-              conv::resolveNumThreads(options.numThreads),
-              options.zeroInsertionTranspose
-                  ? conv::TransposeLowering::ZeroInsertion
-                  : conv::TransposeLowering::Phase,
-              *taps) > 1)
+      int64_t threads = conv::resolveNumThreads(options.numThreads);
+      // So do those of the dot lowering (its tile ranges: one fork a call;
+      // docs/Lowering.md §3.11), which runs before the columns lowering.
+      std::optional<conv::TransposeDotPlan> dot;
+      if (taps && *taps == conv::TransposeTaps::Auto &&
+          !options.zeroInsertionTranspose &&
+          kernel->convOp->elementType == ElementType::F32)
+        dot = conv::planTransposeDot(
+            g, Float32Type::get(&context),
+            conv::HostVectorInfo::detect().vectorBits / 32, threads);
+      if ((dot && dot->parts > 1) ||
+          (!dot && taps &&
+           conv::transposeRowParts(g, threads,
+                                   options.zeroInsertionTranspose
+                                       ? conv::TransposeLowering::ZeroInsertion
+                                       : conv::TransposeLowering::Phase,
+                                   *taps) > 1))
         minFlops /= 4;
     }
     if (kernel->convOp->flops() < minFlops)

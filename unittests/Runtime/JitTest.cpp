@@ -383,19 +383,21 @@ TEST(JitTest, TinyKernelsRunSequentially) {
 TEST(JitTest, TransposeRowPartsGiveTheSameBitsForAnyThreadCount) {
   Jit jit;
   std::vector<TransposeSpec> specs = {
+      // (12 input channels: not a multiple of the lanes, so not the dot
+      // lowering of docs/Lowering.md §3.11.)
       // masknet-like: k 7, s 2, 3 channels, output_padding 1 (G = 4).
-      transposeSpec(ElementType::F32, Last, {1, 32, 8}, {7, 3, 8}, {2}, {1},
+      transposeSpec(ElementType::F32, Last, {1, 32, 12}, {7, 3, 12}, {2}, {1},
                     TransposePadding::Valid, Shape{1}),
       // k = s: rows do not overlap (G = 1, no halo rows).
-      transposeSpec(ElementType::F32, Last, {1, 32, 8}, {4, 4, 8}, {4}, {1},
+      transposeSpec(ElementType::F32, Last, {1, 32, 12}, {4, 4, 12}, {4}, {1},
                     TransposePadding::Valid),
       // Stride 1: G = 5 rounds.
-      transposeSpec(ElementType::F32, Last, {1, 40, 8}, {5, 4, 8}, {1}, {1},
+      transposeSpec(ElementType::F32, Last, {1, 40, 12}, {5, 4, 12}, {1}, {1},
                     TransposePadding::Valid),
       // k 5, s 2 (G = 3), output_padding 1, parts of 2 x G rows on 4
       // threads.
-      transposeSpec(ElementType::F32, Last, {1, 24, 12}, {5, 4, 12}, {2},
-                    {1}, TransposePadding::Valid, Shape{1}),
+      transposeSpec(ElementType::F32, Last, {1, 24, 12}, {5, 4, 12}, {2}, {1},
+                    TransposePadding::Valid, Shape{1}),
   };
   for (const TransposeSpec &spec : specs) {
     auto g =
@@ -434,17 +436,19 @@ TEST(JitTest, TransposeRowPartsGiveTheSameBitsForAnyThreadCount) {
 }
 
 // Such kernels go parallel from a quarter of CompileOptions::minParallelFlops
-// (one fork per call, no rows shared between the threads); other tiny
-// kernels stay sequential.
+// (one fork per call, no rows shared between the threads), and so do those
+// of the dot lowering (docs/Lowering.md §3.11: one fork per call, items x
+// tile ranges); other tiny kernels stay sequential.
 TEST(JitTest, TransposeRowPartsGoParallelFromAQuarterOfMinParallelFlops) {
   Jit jit;
-  // masknet (the suite's mk1): 1.38 MFLOP.
+  // masknet (the suite's mk1) with 60 input channels (not a multiple of
+  // the lanes: the columns lowering in row parts): 1.29 MFLOP.
   TransposeSpec masknet =
-      transposeSpec(ElementType::F32, Last, {1, 512, 64}, {7, 3, 64}, {2},
-                    {1}, TransposePadding::Valid, Shape{1});
+      transposeSpec(ElementType::F32, Last, {1, 512, 60}, {7, 3, 60}, {2}, {1},
+                    TransposePadding::Valid, Shape{1});
   // The same FLOPs in 2 items of half the rows: the items' scf.forall.
   TransposeSpec items = masknet;
-  items.inputShape = {2, 256, 64};
+  items.inputShape = {2, 256, 60};
   CompileOptions two;
   two.numThreads = 2;
   auto parts = jit.compile(masknet, two);
@@ -464,12 +468,33 @@ TEST(JitTest, TransposeRowPartsGoParallelFromAQuarterOfMinParallelFlops) {
   // Channels first: the optimized pipeline lowers it channels last, in row
   // parts too.
   TransposeSpec first =
-      transposeSpec(ElementType::F32, First, {1, 64, 512}, {7, 3, 64}, {2},
-                    {1}, TransposePadding::Valid, Shape{1});
+      transposeSpec(ElementType::F32, First, {1, 60, 512}, {7, 3, 60}, {2}, {1},
+                    TransposePadding::Valid, Shape{1});
   auto firstParts = jit.compile(first, two);
   ASSERT_TRUE(bool(firstParts)) << llvm::toString(firstParts.takeError());
   EXPECT_EQ((*firstParts)->threads(), 2u);
   expectMatchesReference(**firstParts);
+  // The dot lowering: the real masknet (64 channels), in 1 item or 2 of
+  // half the rows, goes parallel too; in bf16 (no dot lowering, items) it
+  // stays sequential.
+  for (Shape input : {Shape{1, 512, 64}, Shape{2, 256, 64}}) {
+    TransposeSpec dot = masknet;
+    dot.inputShape = input;
+    dot.kernelShape = {7, 3, 64};
+    auto kernel = jit.compile(dot, two);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    EXPECT_LT((*kernel)->singleConvOp()->flops(), two.minParallelFlops);
+    EXPECT_EQ((*kernel)->threads(), 2u) << input[0] << " items";
+    expectMatchesReference(**kernel);
+  }
+  TransposeSpec bf16 = masknet;
+  bf16.elementType = ElementType::BF16;
+  bf16.inputShape = {2, 256, 64};
+  bf16.kernelShape = {7, 3, 64};
+  auto sequentialBF16 = jit.compile(bf16, two);
+  ASSERT_TRUE(bool(sequentialBF16))
+      << llvm::toString(sequentialBF16.takeError());
+  EXPECT_EQ((*sequentialBF16)->threads(), 1u);
 }
 
 // The LLVM module of a large kernel is optimized and compiled in parts on

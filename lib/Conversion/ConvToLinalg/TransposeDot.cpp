@@ -21,16 +21,18 @@
 //
 // Tiles of Tm phase rows run in `parts` ranges per batch item (an
 // scf.forall, one per thread); tiles whose window leaves the input read
-// zeros there (guarded loads, a second copy of the tile body), and the
-// rows past the output are computed into the padding of a temporary that
-// the result is sliced from.
+// zeros there (guarded loads, a second copy of the tile body). The sums
+// are written in place into the output, each range cut at its end (masked
+// writes), unless the output starts inside a phase row (a crop that is not
+// a multiple of s): then into a temporary of whole tiles that the output
+// is sliced and copied from.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TransposeDot.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -306,12 +308,14 @@ Value mlir::conv::lowerTransposeByDot(OpBuilder &b, Location loc, Value x,
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(first)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(outSums)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-    // A contiguous copy (the expanded strided view would be copied
-    // position by position).
+    // A contiguous copy, one row copy an item (a linalg.copy became scalar
+    // loops; the expanded strided view would be copied position by
+    // position).
     Value empty =
         tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, outSums}, f32);
-    rows = linalg::CopyOp::create(b, loc, ValueRange{sliced}, ValueRange{empty})
-               .getResult(0);
+    rows =
+        bufferization::MaterializeInDestinationOp::create(b, loc, sliced, empty)
+            .getResult();
   }
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({n, g.outSpatial[0], cout}, f32), rows,

@@ -73,7 +73,7 @@ func.func @masknet(%x: tensor<1x512x64xf32>, %k: tensor<7x3x64xf32>) -> tensor<1
 // CHECK:           tensor.extract_slice %{{.*}} [1, 48] [1, 1] : tensor<2x96xf32> to tensor<48xf32>
 // CHECK:           vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<48xf32>
 // CHECK:         %[[SLICE:.*]] = tensor.extract_slice %[[SUMS]][0, 2] [2, 48] [1, 1] : tensor<2x96xf32> to tensor<2x48xf32>
-// CHECK:         %[[ROWS:.*]] = linalg.copy ins(%[[SLICE]] : tensor<2x48xf32>)
+// CHECK:         %[[ROWS:.*]] = bufferization.materialize_in_destination %[[SLICE]] in %{{.*}} : (tensor<2x48xf32>, tensor<2x48xf32>) -> tensor<2x48xf32>
 // CHECK:         tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [2, 24, 2] : tensor<2x48xf32> into tensor<2x24x2xf32>
 func.func @same_crop(%x: tensor<2x12x32xf32>, %k: tensor<4x2x32xf32>) -> tensor<2x24x2xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [1] : tensor<2x12x32xf32>, tensor<4x2x32xf32> -> tensor<2x24x2xf32>

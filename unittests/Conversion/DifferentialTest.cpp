@@ -1082,7 +1082,9 @@ TEST(Differential, TransposeDotProducts) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 31);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 10;
   std::vector<TransposeCase> cases;
-  while (cases.size() < count) {
+  for (unsigned attempt = 0; cases.size() < count; ++attempt) {
+    // Most draws qualify; a planner that took none would loop here.
+    ASSERT_LT(attempt, 4 * count) << "planTransposeDot takes too few layers";
     TransposeSpec s;
     s.elementType = ElementType::F32;
     s.attrs.layout = DataLayout::ChannelsLast;
@@ -1099,12 +1101,11 @@ TEST(Differential, TransposeDotProducts) {
     auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
     if (!g || g->outSpatial[0] < 1)
       continue;
-    // The lowering applies (16 lanes; with 8 it does too).
+    // Layers the lowering takes (16 lanes; with 8 it does too): not those
+    // whose tiles would unroll too many FMAs (odd S with many taps).
     mlir::MLIRContext ctx;
-    EXPECT_TRUE(
-        mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1)
-            .has_value())
-        << describe(s);
+    if (!mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1))
+      continue;
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   const unsigned threads[] = {1, 2, 3};

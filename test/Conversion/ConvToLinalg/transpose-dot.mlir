@@ -82,6 +82,38 @@ func.func @same_crop(%x: tensor<2x12x32xf32>, %k: tensor<4x2x32xf32>) -> tensor<
 
 // -----
 
+// Tiles sized for compile time (at most 512 FMAs a tile body): 16 taps at
+// stride 1 with 4 channels take tiles of 4 rows x 4 sums (one vector, 256
+// FMAs a body, 16 accumulators), not 12 rows (768); 15 taps with 1
+// channel, tiles of 16 rows as 2 register tiles of 8 (240 FMAs a body).
+// (That layer had no good lowering before: its phases vectorized along its
+// one output channel.)
+// CHECK-LABEL: func.func @many_taps
+// CHECK:         scf.if %{{.*}} -> (vector<16xf32>)
+// CHECK-COUNT-256: vector.fma
+// CHECK:         } else {
+// CHECK-COUNT-256: vector.fma
+// CHECK-NOT:     vector.fma
+// CHECK:         return
+// CHECK-LABEL: func.func @one_channel_15_taps
+// CHECK:         scf.if %{{.*}} -> (vector<16xf32>)
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-120: vector.fma
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-120: vector.fma
+// CHECK:         } else {
+// CHECK:         return
+func.func @many_taps(%x: tensor<1x64x16xf32>, %k: tensor<16x4x16xf32>) -> tensor<1x79x4xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x64x16xf32>, tensor<16x4x16xf32> -> tensor<1x79x4xf32>
+  return %y : tensor<1x79x4xf32>
+}
+func.func @one_channel_15_taps(%x: tensor<1x64x32xf32>, %k: tensor<15x1x32xf32>) -> tensor<1x78x1xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [1] dilation_rate = [1] : tensor<1x64x32xf32>, tensor<15x1x32xf32> -> tensor<1x78x1xf32>
+  return %y : tensor<1x78x1xf32>
+}
+
+// -----
+
 // Not for: input channels not a multiple of the lanes, more than 8 sums a
 // phase row (stride 2 x 5 channels), dilation, 2-D, bf16.
 // CHECK-LABEL: func.func @not_cin20

@@ -828,6 +828,32 @@ void checkTransposeVariants(const std::vector<Case> &cases,
   expectOneAndTwoThreadsAgree(failures, results, cases);
 }
 
+/// Runs every case with each of `threads` (small shapes threaded too)
+/// against the reference, and expects the same bits for all of them.
+void checkTransposeOnThreads(const std::vector<TransposeCase> &cases,
+                             const unsigned (&threads)[3]) {
+  unsigned count = cases.size();
+  Jit jit;
+  std::vector<std::vector<uint8_t>> results(3 * count);
+  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
+    const TransposeCase &c = cases[job / 3];
+    CompileOptions options;
+    options.numThreads = threads[job % 3];
+    options.minParallelFlops = 0; // small shapes: still threaded
+    std::string where = "config #" + std::to_string(job / 3) + " (" +
+                        std::to_string(threads[job % 3]) +
+                        " threads): " + describe(c.spec);
+    return checkTranspose(jit, c.spec, c.x, c.k, options, where, &results[job]);
+  });
+  for (const std::string &f : failures)
+    ADD_FAILURE() << f;
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned t = 1; t < 3; ++t)
+      EXPECT_EQ(results[3 * i], results[3 * i + t])
+          << "config #" << i << " differs between 1 and " << threads[t]
+          << " threads: " << describe(cases[i].spec);
+}
+
 TEST(Differential, Transpose) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 1);
   unsigned count = envOr("CONVGEN_DIFF_COUNT", 500);
@@ -1049,25 +1075,7 @@ TEST(Differential, TransposeColumnsRowParts) {
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   const unsigned threads[] = {1, 2, 4};
-  Jit jit;
-  std::vector<std::vector<uint8_t>> results(3 * count);
-  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
-    const TransposeCase &c = cases[job / 3];
-    CompileOptions options;
-    options.numThreads = threads[job % 3];
-    options.minParallelFlops = 0; // small shapes: still threaded
-    std::string where = "config #" + std::to_string(job / 3) + " (" +
-                        std::to_string(threads[job % 3]) +
-                        " threads): " + describe(c.spec);
-    return checkTranspose(jit, c.spec, c.x, c.k, options, where, &results[job]);
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
-  for (unsigned i = 0; i < count; ++i)
-    for (unsigned t = 1; t < 3; ++t)
-      EXPECT_EQ(results[3 * i], results[3 * i + t])
-          << "config #" << i << " differs between 1 and " << threads[t]
-          << " threads: " << describe(cases[i].spec);
+  checkTransposeOnThreads(cases, threads);
 }
 
 /// The dot lowering (docs/Lowering.md §3.11): random 1-D channels-last f32
@@ -1109,26 +1117,7 @@ TEST(Differential, TransposeDotProducts) {
     cases.push_back(makeTransposeCase(std::move(s), rng));
   }
   const unsigned threads[] = {1, 2, 3};
-  Jit jit;
-  std::vector<std::vector<uint8_t>> results(3 * count);
-  auto failures = runParallel(3 * count, [&](unsigned job) -> std::string {
-    const TransposeCase &c = cases[job / 3];
-    CompileOptions options;
-    options.numThreads = threads[job % 3];
-    options.minParallelFlops = 0; // small shapes: still threaded
-    std::string where = "config #" + std::to_string(job / 3) + " (" +
-                        std::to_string(threads[job % 3]) +
-                        " threads): " + describe(c.spec);
-    return checkTranspose(jit, c.spec, c.x, c.k, options, where,
-                          &results[job]);
-  });
-  for (const std::string &f : failures)
-    ADD_FAILURE() << f;
-  for (unsigned i = 0; i < count; ++i)
-    for (unsigned t = 1; t < 3; ++t)
-      EXPECT_EQ(results[3 * i], results[3 * i + t])
-          << "config #" << i << " differs between 1 and " << threads[t]
-          << " threads: " << describe(cases[i].spec);
+  checkTransposeOnThreads(cases, threads);
 }
 
 /// bf16 transposed convolutions whose register tiles reduce input-channel

@@ -347,8 +347,8 @@ struct TransposeDotPlan {
 /// The plan for `g` when the dot lowering applies: channels last, one
 /// spatial dimension, f32, dilation 1, input channels a multiple of
 /// `lanes`, and at most 8 outputs per phase row (s * Cout <= 8) in tiles
-/// of at most 8 vectors of sums; else none. `threads` (>= 1) tile ranges
-/// per item.
+/// of at most 8 vectors of sums and 512 unrolled FMAs a tile body; else
+/// none. `threads` (>= 1) tile ranges per item.
 std::optional<TransposeDotPlan>
 planTransposeDot(const convgen::TransposeGeometry &g, Type elementType,
                  int64_t lanes, int64_t threads);

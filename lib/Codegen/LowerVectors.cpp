@@ -1235,14 +1235,18 @@ void insertRowPrefetches(func::FuncOp func) {
     // 3 (every level) or 2 (the L2 only: conv.prefetch_l2).
     int64_t locality;
     // conv.prefetch_rhs' right-hand reads: the enclosing loop over the tiles
-    // that read the same rows (conv.prefetch_tiles), if any.
+    // that read the same rows (conv.prefetch_tiles), if any, and the loops
+    // inside it whose iterations count as tiles too
+    // (conv.prefetch_tiles_inner), outermost first.
     scf::ForOp tiles;
+    SmallVector<scf::ForOp> innerTiles;
     // conv.prefetch_rows' right-hand reads: the left-hand read whose column
     // block picks the line.
     vector::TransferReadOp lineBy;
-    // The contraction's left-hand read: with `tiles`, its whole rows (the
-    // memref's last dimension) are spread over the tiles, not its columns.
-    bool lhs = false;
+    // With `tiles`, the read's whole rows (the memref's last dimension) are
+    // spread over the tiles, not its columns: the contraction's left-hand
+    // read, and its right-hand one with `innerTiles`.
+    bool wholeRows = false;
   };
   llvm::MapVector<vector::TransferReadOp, Prefetch> reads;
   func.walk([&](vector::ContractionOp op) {
@@ -1291,12 +1295,26 @@ void insertRowPrefetches(func::FuncOp func) {
         }
     if (rows && spread && !tiles)
       return;
+    SmallVector<scf::ForOp> innerTiles;
+    if (tiles)
+      for (auto outer = loop->getParentOfType<scf::ForOp>(); outer != tiles;
+           outer = outer->getParentOfType<scf::ForOp>())
+        if (outer->hasAttr(conv::kPrefetchTilesInnerAttr))
+          innerTiles.insert(innerTiles.begin(), outer);
+    int64_t distance = *ub - *lb;
+    if (auto attr =
+            loop->getAttrOfType<IntegerAttr>(conv::kPrefetchDistanceAttr))
+      distance = attr.getInt();
     if (lhs)
-      reads.insert({lhs, {op, *ub - *lb, locality, tiles, {}, true}});
+      reads.insert(
+          {lhs, {op, distance, locality, tiles, innerTiles, {}, true}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
-      reads.insert({rhs, {op, *ub - *lb, locality, tiles, lhs, false}});
+      reads.insert({rhs,
+                    {op, distance, locality, tiles, innerTiles,
+                     innerTiles.empty() ? lhs : vector::TransferReadOp(),
+                     !innerTiles.empty()}});
   });
   for (auto [read, prefetch] : reads) {
     OpBuilder b(prefetch.at);
@@ -1320,9 +1338,26 @@ void insertRowPrefetches(func::FuncOp func) {
       tilesStep = getConstantIntValue(prefetch.tiles.getStep());
       tilesTrips = prefetch.tiles.getStaticTripCount();
     }
+    // Each inner tile loop: its lower bound, step and trip count.
+    SmallVector<std::array<int64_t, 3>> inner;
+    for (scf::ForOp innerLoop : prefetch.innerTiles) {
+      std::optional<int64_t> innerLb =
+          getConstantIntValue(innerLoop.getLowerBound());
+      std::optional<int64_t> innerStep =
+          getConstantIntValue(innerLoop.getStep());
+      std::optional<APInt> innerTrips = innerLoop.getStaticTripCount();
+      if (!innerLb || !innerStep || !innerTrips || innerTrips->isZero()) {
+        tilesTrips.reset();
+        break;
+      }
+      inner.push_back(
+          {*innerLb, *innerStep, int64_t(innerTrips->getZExtValue())});
+    }
     if (tilesLb && tilesStep && tilesTrips && !tilesTrips->isZero()) {
       int64_t count = tilesTrips->getZExtValue();
-      if (prefetch.lhs) {
+      for (auto [innerLb, innerStep, trips] : inner)
+        count *= trips;
+      if (prefetch.wholeRows) {
         int64_t width =
             cast<MemRefType>(read.getBase().getType()).getShape().back();
         if (ShapedType::isDynamic(width))
@@ -1331,15 +1366,29 @@ void insertRowPrefetches(func::FuncOp func) {
         base[rank - 1] = constant(0);
       }
       int64_t total = vt.getDimSize(0) * lines;
-      OpBuilder head = OpBuilder::atBlockBegin(prefetch.tiles.getBody());
+      // The tile index: the iteration of `tiles`, then of each inner tile
+      // loop (mixed radix, the innermost fastest), computed at the start of
+      // the innermost one's body.
+      scf::ForOp innermost = prefetch.innerTiles.empty()
+                                 ? prefetch.tiles
+                                 : prefetch.innerTiles.back();
+      OpBuilder head = OpBuilder::atBlockBegin(innermost.getBody());
       auto headConstant = [&](int64_t v) -> Value {
         return arith::ConstantIndexOp::create(head, loc, v);
       };
-      Value tile = arith::DivUIOp::create(
-          head, loc,
-          arith::SubIOp::create(head, loc, prefetch.tiles.getInductionVar(),
-                                headConstant(*tilesLb)),
-          headConstant(*tilesStep));
+      auto iteration = [&](scf::ForOp forOp, int64_t lb, int64_t step) {
+        return arith::DivUIOp::create(
+            head, loc,
+            arith::SubIOp::create(head, loc, forOp.getInductionVar(),
+                                  headConstant(lb)),
+            headConstant(step));
+      };
+      Value tile = iteration(prefetch.tiles, *tilesLb, *tilesStep);
+      for (auto [innerLoop, bounds] : llvm::zip(prefetch.innerTiles, inner))
+        tile = arith::AddIOp::create(
+            head, loc,
+            arith::MulIOp::create(head, loc, tile, headConstant(bounds[2])),
+            iteration(innerLoop, bounds[0], bounds[1]));
       Value ahead = arith::AddIOp::create(b, loc, base[rank - 2],
                                           constant(prefetch.distance));
       for (int64_t i = 0, e = llvm::divideCeil(total, count); i < e; ++i) {
@@ -1371,7 +1420,7 @@ void insertRowPrefetches(func::FuncOp func) {
       int64_t width = by.getVectorType().getDimSize(1);
       int64_t extent = byType.getShape().back();
       if (ShapedType::isDynamic(extent) ||
-          llvm::divideCeil(extent, width) < lines)
+          static_cast<int64_t>(llvm::divideCeil(extent, width)) < lines)
         by = {};
       if (by) {
         Value block = arith::DivUIOp::create(b, loc, by.getIndices().back(),
@@ -1419,6 +1468,8 @@ struct LowerVectors
       loop->removeAttr(conv::kPrefetchRowsAttr);
       loop->removeAttr(conv::kPrefetchL2Attr);
       loop->removeAttr(conv::kPrefetchTilesAttr);
+      loop->removeAttr(conv::kPrefetchTilesInnerAttr);
+      loop->removeAttr(conv::kPrefetchDistanceAttr);
       loop->removeAttr(conv::kPrefetchAheadAttr);
     });
     auto apply = [&](auto populate) {

@@ -356,3 +356,70 @@ func.func @rows_tiles(%x: memref<64x64xf32>, %dy: memref<64x64xf32>, %out: memre
   vector.transfer_write %r, %out[%c60, %c0] {in_bounds = [true, true]} : vector<4x64xf32>, memref<64x64xf32>
   return
 }
+
+// -----
+
+// As @rows_tiles, with a loop over 2 column tiles of out_backprop's 128
+// channels inside the tiles' loop (conv.prefetch_tiles_inner) and the
+// distance of a whole block (conv.prefetch_distance = 32 positions, not
+// the loop's 16). The tile index runs over both loops, 10 x 2 = 20 tiles:
+// t = (c / 6) x 2 + u / 64, computed at the start of the inner loop's body.
+// Both operands' whole rows are spread over them: the left-hand one's 8
+// rows x 4 lines (2 a tile: lines t and t + 20, modulo 32), the right-hand
+// one's 8 rows x 8 lines from column 0 (4 a tile: t, t + 20, t + 40, t + 60,
+// modulo 64), at rows i + 32 + l / lines.
+// CHECK-LABEL: func.func @rows_tiles_inner(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<64x64xf32>, %[[DY:[^:]+]]: memref<64x128xf32>
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
+// CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C6]]
+// CHECK:           scf.for %[[U:.+]] = %{{.+}} to %{{.+}} step %[[C64]]
+// CHECK:             %[[TT:.+]] = arith.divui %[[T]], %[[C6]] : index
+// CHECK-NEXT:        %[[UU:.+]] = arith.divui %[[U]], %[[C64]] : index
+// CHECK-NEXT:        %[[TT2:.+]] = arith.muli %[[TT]], %[[C2]] : index
+// CHECK-NEXT:        %[[TILE:.+]] = arith.addi %[[TT2]], %[[UU]] : index
+// CHECK-NEXT:        %[[L0:.+]] = arith.remui %[[TILE]], %[[C64]] : index
+// CHECK-NEXT:        %[[ROW0:.+]] = arith.divui %[[L0]], %[[C8]] : index
+// CHECK-NEXT:        %[[LANE0:.+]] = arith.remui %[[L0]], %[[C8]] : index
+// CHECK-NEXT:        %[[COL0:.+]] = arith.muli %[[LANE0]], %[[C16]] : index
+// CHECK:             scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:               %[[XAHEAD:.+]] = arith.addi %[[I]], %[[C32]] : index
+// CHECK-COUNT-2:       memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
+// CHECK:               %[[AHEAD:.+]] = arith.addi %[[I]], %[[C32]] : index
+// CHECK-NEXT:          %[[R0:.+]] = arith.addi %[[AHEAD]], %[[ROW0]] : index
+// CHECK-NEXT:          memref.prefetch %[[DY]][%[[R0]], %[[COL0]]], read, locality<2>, data : memref<64x128xf32>
+// CHECK-COUNT-3:       memref.prefetch %[[DY]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x128xf32>
+// CHECK-NOT:           memref.prefetch
+// CHECK:               vector.fma
+// CHECK-NOT:     conv.prefetch_tiles_inner
+// CHECK-NOT:     conv.prefetch_distance
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows_tiles_inner(%x: memref<64x64xf32>, %dy: memref<64x128xf32>, %out: memref<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c60 = arith.constant 60 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %f0 = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c60 step %c6 {
+    scf.for %u = %c0 to %c128 step %c64 {
+      %init = vector.transfer_read %out[%t, %u], %f0 {in_bounds = [true, true]} : memref<64x128xf32>, vector<6x64xf32>
+      %r = scf.for %i = %c0 to %c16 step %c8 iter_args(%a = %init) -> (vector<6x64xf32>) {
+        %l = vector.transfer_read %x[%i, %t], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<8x6xf32>
+        %y = vector.transfer_read %dy[%i, %u], %f0 {in_bounds = [true, true]} : memref<64x128xf32>, vector<8x64xf32>
+        %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+        scf.yield %n : vector<6x64xf32>
+      } {conv.prefetch_distance = 32 : i64, conv.prefetch_l2, conv.prefetch_rows}
+      vector.transfer_write %r, %out[%t, %u] {in_bounds = [true, true]} : vector<6x64xf32>, memref<64x128xf32>
+    } {conv.prefetch_tiles_inner}
+  } {conv.prefetch_tiles}
+  return
+}

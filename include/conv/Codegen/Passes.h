@@ -87,6 +87,17 @@ constexpr llvm::StringLiteral kPrefetchL2Attr = "conv.prefetch_l2";
 /// lines t, t + T, t + 2T, ... of each step's N = rows x lines prefetches
 /// (modulo N), so that every line is prefetched once, not T times.
 constexpr llvm::StringLiteral kPrefetchTilesAttr = "conv.prefetch_tiles";
+/// On an scf.for inside a conv.prefetch_tiles loop (the loop over a
+/// register tile's column blocks): its iterations count as tiles too (the
+/// tile index runs over both loops, this one inner), and the right-hand
+/// operand's whole rows are spread over them like the left-hand one's.
+constexpr llvm::StringLiteral kPrefetchTilesInnerAttr =
+    "conv.prefetch_tiles_inner";
+/// On a loop marked conv.prefetch_rows: the prefetch distance, in the
+/// positions of the rows' dimension (an integer), instead of the loop's
+/// range: the positions of a whole reduction block of several rows, so
+/// that the tiles fetch the next block, not the rest of this one.
+constexpr llvm::StringLiteral kPrefetchDistanceAttr = "conv.prefetch_distance";
 
 /// Marks the innermost reduction loop (an scf.for) of register tiles that
 /// read every block of both operands from memory once and re-read it from

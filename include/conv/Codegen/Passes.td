@@ -172,8 +172,10 @@ def ConvCPUTileAndVectorizePass
            "the CPU pipeline sets it from the host): the whole-dW register "
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
            "(the hardware prefetchers do better) except unstrided 1x1 ones "
-           "whose block at most 16 tiles sweep (those prefetch into the L2, "
-           "each line by one tile), streaming filter-gradient "
+           "whose block at most 16 tiles sweep, or several tiles of columns "
+           "with a dW of at most an eighth of the L2 (those prefetch the "
+           "next block into the L2, each line by one tile), streaming "
+           "filter-gradient "
            "tiles whose rows take several register tiles prefetch into the "
            "L2 only (conv.prefetch_l2), each line from one of those tiles "
            "(conv.prefetch_tiles), filter-gradient tiles "
@@ -258,7 +260,14 @@ def ConvCPULowerVectorsPass
     `conv.prefetch_tiles` loop as above, the left-hand read's whole rows
     (the memref's last dimension from column 0) rather than its own
     columns; such a loop outside a `conv.prefetch_tiles` loop (a peeled
-    remainder tile) prefetches nothing. In a loop marked `conv.prefetch_ahead = D` (the
+    remainder tile) prefetches nothing. The loops marked
+    `conv.prefetch_tiles_inner` between the `conv.prefetch_tiles` loop and
+    the contraction (the loop over column tiles) count as tiles too: the
+    tile index runs over all of them (mixed radix, the innermost fastest),
+    and the right-hand read's whole rows are spread as well. A loop marked
+    `conv.prefetch_distance = D` prefetches at row index + D (the positions
+    of a whole reduction block, so that its tiles fetch the next block)
+    instead of + R. In a loop marked `conv.prefetch_ahead = D` (the
     position loop of a tap-row register tile, one position a step), each
     `vector.transfer_read` of a memref indexed by the induction variable
     (or it plus a constant) gets a `memref.prefetch` of the same indices D

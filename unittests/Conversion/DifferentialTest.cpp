@@ -1083,7 +1083,7 @@ TEST(Differential, TransposeColumnsRowParts) {
 /// channels), 16-64 input channels, kernels of 1-9 taps, 1-3 items of 1-70
 /// positions (edge tiles whose window leaves the input, output rows past
 /// it), valid or same padding with or without output_padding (crops inside
-/// a phase row: the sliced temporary). Each is compared with the reference
+/// a phase row: output-aligned phases). Each is compared with the reference
 /// with 1, 2 and 3 threads (1-3 tile ranges an item), bit-identical across
 /// the thread counts.
 TEST(Differential, TransposeDotProducts) {
@@ -1111,6 +1111,48 @@ TEST(Differential, TransposeDotProducts) {
       continue;
     // Layers the lowering takes (16 lanes; with 8 it does too): not those
     // whose tiles would unroll too many FMAs (odd S with many taps).
+    mlir::MLIRContext ctx;
+    if (!mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1))
+      continue;
+    cases.push_back(makeTransposeCase(std::move(s), rng));
+  }
+  const unsigned threads[] = {1, 2, 3};
+  checkTransposeOnThreads(cases, threads);
+}
+
+/// The dot lowering in 2-D: random channels-last f32 layers with at most 8
+/// sums a phase row of the last dimension (its stride 1-4 x 1-8 output
+/// channels), strides 1-3 and kernels of 1-5 taps along the first (kernels
+/// shorter than the stride: output rows without taps, zeros), 16-48 input
+/// channels, 1-2 items of 1-12 x 1-40 positions, valid or same padding
+/// with or without output_padding (crops inside a phase row along either
+/// dimension). Each against the reference with 1, 2 and 3 threads,
+/// bit-identical across them.
+TEST(Differential, TransposeDotProducts2D) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 37);
+  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 10;
+  std::vector<TransposeCase> cases;
+  for (unsigned attempt = 0; cases.size() < count; ++attempt) {
+    ASSERT_LT(attempt, 4 * count) << "planTransposeDot takes too few layers";
+    TransposeSpec s;
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding =
+        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
+    int64_t sh = uniform(rng, 1, 3), kh = uniform(rng, 1, 5);
+    int64_t sw = uniform(rng, 1, 4), kw = uniform(rng, 1, 7);
+    int64_t cout = uniform(rng, 1, 8 / sw), cin = 16 * uniform(rng, 1, 3);
+    s.kernelShape = {kh, kw, cout, cin};
+    s.attrs.strides = {sh, sw};
+    s.attrs.dilations = {1, 1};
+    if (rng() % 2)
+      s.attrs.outputPadding =
+          Shape{uniform(rng, 0, sh - 1), uniform(rng, 0, sw - 1)};
+    s.inputShape = {uniform(rng, 1, 2), uniform(rng, 1, 12),
+                    uniform(rng, 1, 40), cin};
+    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
+    if (!g || g->outSpatial[0] < 1 || g->outSpatial[1] < 1)
+      continue;
     mlir::MLIRContext ctx;
     if (!mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1))
       continue;

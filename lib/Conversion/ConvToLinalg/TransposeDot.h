@@ -1,6 +1,6 @@
-//===- TransposeDot.h - Tiny-Cout 1-D transposed convolutions as dots -----===//
+//===- TransposeDot.h - Tiny-Cout transposed convolutions as dots ---------===//
 //
-// The dot lowering of conv.transpose (docs/Lowering.md §3.11): a 1-D
+// The dot lowering of conv.transpose (docs/Lowering.md §3.11): a 1-D or 2-D
 // channels-last f32 transposed convolution with few output channels
 // computes each output as a dot product of a window of input rows with the
 // kernel taps of its stride phase, both contiguous along the input
@@ -21,10 +21,11 @@ namespace mlir::conv {
 
 // (TransposeDotPlan and planTransposeDot: ConvToLinalg.h.)
 
-/// out[b, o, co] = sum_{i, t: i s + t - crop = o} sum_ci x[b, i, ci] K[t, co,
-/// ci] as vector code (scf loops, vector.transfer_read, vector.fma, a
-/// vector.shuffle tree), `x` [N, W, Cin] and `kernel` [k, Cout, Cin] f32
-/// tensors; returns the [N, out, Cout] result.
+/// out[b, (oh,) o, co] = sum_{i, t: i s + t - crop = o (and along h)}
+/// sum_ci x[b, (ih,) i, ci] K[(th,) t, co, ci] as vector code (scf loops,
+/// vector.transfer_read, vector.fma, a vector.shuffle tree), `x` [N, (H,)
+/// W, Cin] and `kernel` [(kh,) k, Cout, Cin] f32 tensors; returns the [N,
+/// (OH,) OW, Cout] result.
 Value lowerTransposeByDot(OpBuilder &b, Location loc, Value x, Value kernel,
                           const convgen::TransposeGeometry &g,
                           const TransposeDotPlan &plan);

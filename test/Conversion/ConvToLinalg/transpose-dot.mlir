@@ -30,17 +30,27 @@
 // CHECK-COUNT-84:        vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT:             vector.fma
 // CHECK:                 scf.yield
+// Each vector of 16 sums: 15 shuffle pairs and adds (30 shuffles), each
+// pair as soon as both halves exist: the first register tile's 24 sums
+// (the first vector's 16 and half the second's) reduce to 2 vectors
+// before the second register tile starts (44 shuffles), then the rest (46).
+// CHECK-COUNT-44:      vector.shuffle
 // CHECK:               scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK-COUNT-84:        vector.fma
 // CHECK:                 scf.yield
-// Each vector of 16 sums: 15 shuffle pairs and adds (30 shuffles).
-// CHECK-COUNT-90:      vector.shuffle
+// CHECK-COUNT-46:      vector.shuffle
 // CHECK:               scf.yield
-// Edge tiles: every input row read through a clamped index and a select.
+// Edge tiles: every input row read through a clamped index and a mask of
+// all lanes or none (a masked load: a select of the read became a branch).
 // CHECK:             } else {
-// CHECK:               arith.select
-// CHECK-COUNT-168:     vector.fma
-// CHECK-COUNT-90:      vector.shuffle
+// CHECK:               %[[VALID:.*]] = arith.andi
+// CHECK:               %[[MASK:.*]] = vector.broadcast %[[VALID]] : i1 to vector<16xi1>
+// CHECK:               vector.transfer_read %arg0[%c0, %{{.*}}, %{{.*}}], %{{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<1x512x64xf32>, vector<16xf32>
+// CHECK-NOT:           arith.select
+// CHECK-COUNT-84:      vector.fma
+// CHECK-COUNT-44:      vector.shuffle
+// CHECK-COUNT-84:      vector.fma
+// CHECK-COUNT-46:      vector.shuffle
 // CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<?xf32>
 // CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<?xf32>
 // CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<?xf32>
@@ -64,17 +74,27 @@ func.func @masknet(%x: tensor<1x512x64xf32>, %k: tensor<7x3x64xf32>) -> tensor<1
 // -----
 
 // SAME padding with a 4-tap stride-2 kernel crops 1 position before the
-// output: its first phase row's phase-0 sums are not output. The sums go
-// to a temporary of whole tiles (2 items x 2 ranges of a tile of 12 rows x
-// 4 sums: the output's 13 phase rows), the output is sliced from it (from
-// sum 2) and copied to contiguous rows.
+// output. The phases are aligned to the output: output 2m (phase 0) takes
+// taps 3 and 1 of input rows m - 1 and m, output 2m + 1 taps 2 and 0 of
+// rows m and m + 1, so every phase row m reads the 3 rows m - 1 .. m + 1
+// (window row 0 pairs with tap 3 only, row 2 with tap 0 only) and its 4
+// sums are outputs 2m and 2m + 1: the output's 12 phase rows are one tile
+// of 12 rows x 4 sums (2 register tiles of 6), written in place (2 items,
+// one range each), no temporary.
 // CHECK-LABEL: func.func @same_crop
-// CHECK:         %[[SUMS:.*]] = scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs(%{{.*}}) -> (tensor<2x96xf32>)
-// CHECK:           tensor.extract_slice %{{.*}} [1, 48] [1, 1] : tensor<2x96xf32> to tensor<48xf32>
-// CHECK:           vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<48xf32>
-// CHECK:         %[[SLICE:.*]] = tensor.extract_slice %[[SUMS]][0, 2] [2, 48] [1, 1] : tensor<2x96xf32> to tensor<2x48xf32>
-// CHECK:         %[[ROWS:.*]] = bufferization.materialize_in_destination %[[SLICE]] in %{{.*}} : (tensor<2x48xf32>, tensor<2x48xf32>) -> tensor<2x48xf32>
-// CHECK:         tensor.expand_shape %[[ROWS]] {{\[}}[0], [1, 2]] output_shape [2, 24, 2] : tensor<2x48xf32> into tensor<2x24x2xf32>
+// CHECK:         %[[SUMS:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%{{.*}}) -> (tensor<2x48xf32>)
+// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// The first register tile's window row 0 is input row -1: a read masked
+// off (all lanes), at the clamped row 0.
+// CHECK:             vector.transfer_read %arg0[%[[I]], %c0, %{{.*}}], %{{.*}}, %cst {in_bounds = [true]}
+// CHECK-NOT:         vector.fma
+// CHECK:             vector.transfer_read %arg1[%c3, %c0,
+// CHECK-COUNT-48:    vector.fma
+// CHECK-NOT:         vector.fma
+// CHECK:             scf.yield
+// CHECK:           vector.transfer_write %{{.*}}[%c0] {in_bounds = [true]} : vector<16xf32>, tensor<48xf32>
+// CHECK-NOT:     bufferization.materialize_in_destination
+// CHECK:         tensor.expand_shape %[[SUMS]] {{\[}}[0], [1, 2]] output_shape [2, 24, 2] : tensor<2x48xf32> into tensor<2x24x2xf32>
 func.func @same_crop(%x: tensor<2x12x32xf32>, %k: tensor<4x2x32xf32>) -> tensor<2x24x2xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2] dilation_rate = [1] : tensor<2x12x32xf32>, tensor<4x2x32xf32> -> tensor<2x24x2xf32>
   return %y : tensor<2x24x2xf32>
@@ -114,15 +134,108 @@ func.func @one_channel_15_taps(%x: tensor<1x64x32xf32>, %k: tensor<15x1x32xf32>)
 
 // -----
 
+// 2-D (DCGAN's RGB layer: 4x4 stride 2 SAME, 32 -> 3 channels): along the
+// last dimension as in 1-D (S = 2 x 3 = 6 sums a phase row, output-aligned
+// phases: window columns m - 1 .. m + 1; tiles of 8 rows as 2 register
+// tiles of 4; the 32 phase columns are 4 tiles, 2 ranges of 2), and a loop
+// over the 8 phase rows of the first dimension, each computing its 2
+// output rows in turn: output row 2 mh takes kernel rows 3 and 1 of input
+// rows mh - 1 and mh, row 2 mh + 1 kernel rows 2 and 0 of rows mh and
+// mh + 1 (2 x 4 x 3 x 4 = 96 FMAs a chunk per register tile, 384 a tile
+// body); window column 0 pairs with kernel column 3 (phase 0). A tile's
+// window must lie inside the input along both dimensions for the plain
+// loads. Each output row's sums are written in place: [1, 16, 64 x 3].
+// CHECK-LABEL: func.func @dcgan_rgb
+// CHECK:         %[[OUT:.*]] = tensor.empty() : tensor<1x16x192xf32>
+// CHECK:         %[[SUMS:.*]] = scf.forall (%[[P:.*]]) in (2) shared_outs(%[[SH:.*]] = %[[OUT]]) -> (tensor<1x16x192xf32>)
+// CHECK:           %[[PART:.*]] = tensor.extract_slice %[[SH]][0, 0, %{{.*}}] [1, 16, %{{.*}}] [1, 1, 1] : tensor<1x16x192xf32> to tensor<16x?xf32>
+// CHECK:           scf.for %[[MH:.*]] = %c0 to %c8 step %c1 iter_args(%{{.*}} = %[[PART]]) -> (tensor<16x?xf32>)
+// CHECK:             scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}}) -> (tensor<16x?xf32>)
+// CHECK:               %[[COL0:.*]] = arith.addi %{{.*}}, %c-1 : index
+// CHECK-DAG:           arith.cmpi sle, %[[COL0]], %c22 : index
+// CHECK-DAG:           arith.cmpi sge, %[[COL0]], %c0 : index
+// CHECK:               %[[ROW:.*]] = arith.muli %[[MH]], %c2 : index
+// CHECK:               %[[ROW0:.*]] = arith.addi %[[MH]], %c-1 : index
+// CHECK-DAG:           arith.cmpi sle, %[[ROW0]], %c6 : index
+// CHECK-DAG:           arith.cmpi sge, %[[ROW0]], %c0 : index
+// CHECK:               scf.if %{{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:                 scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK-NOT:               vector.fma
+// CHECK:                   vector.transfer_read %arg1[%c3, %c3, %c0,
+// CHECK-COUNT-96:          vector.fma
+// CHECK-NOT:               vector.fma
+// CHECK:                   scf.yield
+// CHECK:               } else {
+// CHECK:                 vector.transfer_read %arg0[%c0, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : tensor<1x8x32x32xf32>, vector<16xf32>
+// CHECK-COUNT-3:       vector.transfer_write %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] : vector<16xf32>, tensor<16x?xf32>
+// CHECK:               %[[ROWX:.*]] = arith.muli %[[MH]], %c2 : index
+// CHECK:               %[[ROW1:.*]] = arith.addi %[[ROWX]], %c1 : index
+// CHECK-DAG:           arith.cmpi sle, %[[MH]], %c6 : index
+// CHECK-DAG:           arith.cmpi sge, %[[MH]], %c0 : index
+// CHECK:               scf.if %{{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:                 scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK-NOT:               vector.fma
+// CHECK:                   vector.transfer_read %arg1[%c2, %c3, %c0,
+// CHECK-COUNT-96:          vector.fma
+// CHECK-COUNT-3:       vector.transfer_write %{{.*}}, %{{.*}}[%[[ROW1]], %{{.*}}] : vector<16xf32>, tensor<16x?xf32>
+// CHECK:         tensor.expand_shape %[[SUMS]] {{\[}}[0], [1], [2, 3]] output_shape [1, 16, 64, 3] : tensor<1x16x192xf32> into tensor<1x16x64x3xf32>
+// A 5x5 stride-2 layer (3 and 2 kernel rows a phase: 5 x 5 x 8 x 3 = 600
+// FMAs a tile body): two bodies would unroll more than 1024 FMAs, so every
+// tile reads through masks (all lanes or none; outside the input along
+// either dimension: none), one body.
+// CHECK-LABEL: func.func @five_by_five
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK-NOT:       scf.if
+// CHECK:           vector.broadcast %{{.*}} : i1 to vector<16xi1>
+// CHECK:           vector.transfer_read %arg0[%c0, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : tensor<1x8x32x32xf32>, vector<16xf32>
+// CHECK-NOT:       scf.if
+// CHECK:         return
+// A 3x3 stride-2 layer with 2 output channels (S = 4, tiles of 12 rows as
+// 2 of 6): output row 2 mh takes kernel rows 2 and 0, row 2 mh + 1 kernel
+// row 1 (2 x 3 x 2 x 6 = 72 and 36 FMAs per register tile, one chunk of
+// 16 input channels: 216 a tile body): both bodies, the plain one when the
+// tile's window lies inside the input along both dimensions.
+// CHECK-LABEL: func.func @two_bodies
+// CHECK:         scf.for %[[MH:.*]] = %c0 to %c8 step %c1
+// CHECK:           %[[ROW0:.*]] = arith.addi %[[MH]], %c-1 : index
+// CHECK-DAG:       arith.cmpi sle, %[[ROW0]], %c6 : index
+// CHECK-DAG:       arith.cmpi sge, %[[ROW0]], %c0 : index
+// CHECK:           scf.if %{{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-NOT:         vector.broadcast
+// CHECK-COUNT-144:   vector.fma
+// CHECK-NOT:         vector.fma
+// CHECK:             scf.yield
+// CHECK:           } else {
+// CHECK:             vector.broadcast %{{.*}} : i1 to vector<16xi1>
+// CHECK:           scf.if %{{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-72:    vector.fma
+// CHECK-NOT:         vector.fma
+// CHECK:             scf.yield
+// CHECK:           } else {
+func.func @dcgan_rgb(%x: tensor<1x8x32x32xf32>, %k: tensor<4x4x3x32xf32>) -> tensor<1x16x64x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x8x32x32xf32>, tensor<4x4x3x32xf32> -> tensor<1x16x64x3xf32>
+  return %y : tensor<1x16x64x3xf32>
+}
+func.func @five_by_five(%x: tensor<1x8x32x32xf32>, %k: tensor<5x5x3x32xf32>) -> tensor<1x16x64x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x8x32x32xf32>, tensor<5x5x3x32xf32> -> tensor<1x16x64x3xf32>
+  return %y : tensor<1x16x64x3xf32>
+}
+func.func @two_bodies(%x: tensor<1x8x48x16xf32>, %k: tensor<3x3x2x16xf32>) -> tensor<1x16x96x2xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x8x48x16xf32>, tensor<3x3x2x16xf32> -> tensor<1x16x96x2xf32>
+  return %y : tensor<1x16x96x2xf32>
+}
+
+// -----
+
 // Not for: input channels not a multiple of the lanes, more than 8 sums a
-// phase row (stride 2 x 5 channels), dilation, 2-D, bf16.
+// phase row (stride 2 x 5 channels), dilation, 3-D, bf16.
 // CHECK-LABEL: func.func @not_cin20
 // CHECK-NOT:     vector.fma
 // CHECK-LABEL: func.func @not_ten_sums
 // CHECK-NOT:     vector.fma
 // CHECK-LABEL: func.func @not_dilated
 // CHECK-NOT:     vector.fma
-// CHECK-LABEL: func.func @not_2d
+// CHECK-LABEL: func.func @not_3d
 // CHECK-NOT:     vector.fma
 // CHECK-LABEL: func.func @not_bf16
 // CHECK-NOT:     vector.fma
@@ -139,9 +252,9 @@ func.func @not_dilated(%x: tensor<1x64x32xf32>, %k: tensor<3x3x32xf32>) -> tenso
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2] dilation_rate = [2] : tensor<1x64x32xf32>, tensor<3x3x32xf32> -> tensor<1x131x3xf32>
   return %y : tensor<1x131x3xf32>
 }
-func.func @not_2d(%x: tensor<1x8x8x32xf32>, %k: tensor<3x3x3x32xf32>) -> tensor<1x17x17x3xf32> {
-  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x8x8x32xf32>, tensor<3x3x3x32xf32> -> tensor<1x17x17x3xf32>
-  return %y : tensor<1x17x17x3xf32>
+func.func @not_3d(%x: tensor<1x4x4x4x32xf32>, %k: tensor<2x2x2x3x32xf32>) -> tensor<1x8x8x8x3xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2, 2] dilation_rate = [1, 1, 1] : tensor<1x4x4x4x32xf32>, tensor<2x2x2x3x32xf32> -> tensor<1x8x8x8x3xf32>
+  return %y : tensor<1x8x8x8x3xf32>
 }
 func.func @not_bf16(%x: tensor<1x64x32xbf16>, %k: tensor<7x3x32xbf16>) -> tensor<1x133x3xbf16> {
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2] dilation_rate = [1] : tensor<1x64x32xbf16>, tensor<7x3x32xbf16> -> tensor<1x133x3xbf16>

@@ -18,23 +18,23 @@
 // RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_batch --check --seed 20 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_swapped_padded --check --seed 21 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
 // Columns lowering whose 21 (tap, co) columns (k7 x 3 channels) are not
 // whole vectors: the GEMM runs over the kernel's columns padded with zeros
 // to 32 (AVX-512) or 24 (AVX2) and Y is cut back (transpose-columns-lanes),
 // on 2 threads the single item in row parts, each part padding its own;
 // batched with SAME's crops, and a 2-D layer of 18 columns.
-// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 | FileCheck %s --check-prefix=F32
-// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --num-threads=2 --min-parallel-flops=0 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_padded_f64 --check --seed 31 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F64
-// (--transpose-per-tap=columns: these 1-D f32 layers take the dot
+// (--transpose-per-tap=columns: these 1-D and 2-D f32 layers take the dot
 // lowering by default, checked below.)
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --transpose-per-tap=columns --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_batch --check --seed 26 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
 // The dot lowering (docs/Lowering.md §3.11) of the same layers: masknet
 // in small (edge tiles at both ends, output rows past the input) on 1, 2
-// and 3 threads, batched with SAME's crop (the sliced temporary), and 2
+// and 3 threads, batched with SAME's crop (output-aligned phases), and 2
 // items with output_padding.
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_lanes_1d --check --seed 25 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
@@ -43,8 +43,16 @@
 // RUN: conv-run %s --entry columns_21 --check --seed 41 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // DCGAN's RGB layer in small (4x4 taps x 3 channels = 48 columns: 3-vector
 // register tiles with AVX-512), 1 and 2 threads.
+// RUN: conv-run %s --entry columns_rgb --check --seed 27 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_rgb --check --seed 27 --num-threads=2 --min-parallel-flops=0 --transpose-per-tap=columns | FileCheck %s --check-prefix=F32
+// The dot lowering in 2-D (docs/Lowering.md §3.11) of the last three: SAME
+// crops inside a phase row along both dimensions (DCGAN's RGB layer),
+// kernels of 3x3 and 8x8 taps (a 2x2 input: every tile an edge tile), 1,
+// 2 and 3 threads.
 // RUN: conv-run %s --entry columns_rgb --check --seed 27 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry columns_rgb --check --seed 27 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_padded_18 --check --seed 30 --num-threads=3 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry columns_swapped_2d --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Batched columns lowering in bands of input rows (AlexNet-like, VALID, k 3
 // s 2, 27 columns): with a 4400-byte L2 the bands may hold 1100 bytes of Y,
 // 2 of the 6 input rows (540 bytes a row), and 1 of 7; 1 and 2 threads.

@@ -324,8 +324,8 @@ struct TransposeLoweringOptions {
   /// Zen 4; the CPU pipeline uses 64 on cores with two 512-bit FMA units.
   int64_t winogradManyPhaseOutChannels = 128;
   /// The f32 lanes of the dot lowering (0: off): with TransposeTaps::Auto,
-  /// 1-D channels-last f32 ops with dilation 1, input channels a multiple
-  /// of the lanes and at most 8 outputs per phase row (stride x Cout)
+  /// 1-D and 2-D channels-last f32 ops with dilation 1, input channels a
+  /// multiple of the lanes and at most 8 outputs per phase row (stride x Cout)
   /// compute each output as a dot product along the input channels, in
   /// lane partial sums reduced by a shuffle tree (docs/Lowering.md §3.11).
   int64_t dotLanes = 0;
@@ -334,21 +334,21 @@ struct TransposeLoweringOptions {
 /// How the dot lowering tiles one op.
 struct TransposeDotPlan {
   int64_t lanes = 0;    // L: f32 lanes of a vector
+  // Along the last spatial dimension:
   int64_t windowRows;   // R = ceil(k / s): input rows per output
   int64_t sums;         // S = s * Cout: outputs per phase row m
-  int64_t firstRow;     // m_lo = crop / s
-  int64_t rows;         // M: phase rows m covering the output
+  int64_t rows;         // M = ceil(out / s): phase rows covering the output
   int64_t tileRows;     // Tm: phase rows per tile (Tm * S a multiple of L)
   int64_t registerRows; // Rm: phase rows per register tile (Rm * S sums)
   int64_t parts;        // P: tile ranges per batch item (one per thread)
   int64_t tilesPerPart;
 };
 
-/// The plan for `g` when the dot lowering applies: channels last, one
-/// spatial dimension, f32, dilation 1, input channels a multiple of
-/// `lanes`, and at most 8 outputs per phase row (s * Cout <= 8) in tiles
-/// of at most 8 vectors of sums and 512 unrolled FMAs a tile body; else
-/// none. `threads` (>= 1) tile ranges per item.
+/// The plan for `g` when the dot lowering applies: channels last, one or
+/// two spatial dimensions, f32, dilation 1, input channels a multiple of
+/// `lanes`, and at most 8 outputs per phase row of the last dimension
+/// (s * Cout <= 8) in tiles of at most 8 vectors of sums and 512 unrolled
+/// FMAs a tile body; else none. `threads` (>= 1) tile ranges per item.
 std::optional<TransposeDotPlan>
 planTransposeDot(const convgen::TransposeGeometry &g, Type elementType,
                  int64_t lanes, int64_t threads);

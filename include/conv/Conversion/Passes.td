@@ -168,10 +168,11 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "columns">,
     Option<"transposeDotLanes", "transpose-dot-lanes", "int64_t",
            /*default=*/"0",
-           "The f32 lanes of the dot lowering (0: off): 1-D channels-last f32 "
-           "transposed convolutions with dilation 1, input channels a "
-           "multiple of the lanes and at most 8 outputs per phase row "
-           "(stride x output channels) compute each output as a dot product "
+           "The f32 lanes of the dot lowering (0: off): 1-D and 2-D "
+           "channels-last f32 transposed convolutions with dilation 1, input "
+           "channels a multiple of the lanes and at most 8 outputs per phase "
+           "row of the last dimension (its stride x output channels) "
+           "compute each output as a dot product "
            "along the input channels, in vectors of lane partial sums that a "
            "tree of lane shuffles reduces">,
     Option<"transposeColumnsBandBytes", "transpose-columns-band-bytes",

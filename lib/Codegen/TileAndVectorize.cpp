@@ -1258,8 +1258,6 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // batch-row tiles).
     if (grouped && !laneGroups)
       hoistEarly = true;
-    // A single tap (1x1 filters): split the output channels over threads;
-    // every thread owns whole dW columns, so the result is deterministic.
     // The positions of a reduction block (the batch and output dimensions
     // inside the block loops): the next block is that far along the rows.
     blockPositions = 1;
@@ -1270,6 +1268,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
                            ? 0
                            : blockPositions * extent;
     }
+    // A single tap (1x1 filters): split the output channels over threads;
+    // every thread owns whole dW columns, so the result is deterministic.
     threadDim = co;
     threadAlign = t.cols;
   } else if (role.getValue() == kRoleDwDepthwise) {

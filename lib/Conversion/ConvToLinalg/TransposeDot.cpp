@@ -113,11 +113,14 @@ mlir::conv::planTransposeDot(const convgen::TransposeGeometry &g,
   plan.lanes = lanes;
   plan.windowRows = (k + s - 1) / s;
   plan.sums = s * g.outChannels;
-  // The window rows of the leading dimension a body unrolls (2-D).
-  int64_t outerRows =
-      last == 0 ? 1 : (g.kernelSpatial[0] + g.strides[0] - 1) / g.strides[0];
+  // The leading dimension's taps a tile body unrolls (2-D: all its phases'
+  // output rows, each with its taps), and the FMAs a body may unroll: in
+  // 2-D up to twice as many as in 1-D, in one body then (the lowering's
+  // `twoBodies`).
+  int64_t outerTaps = last == 0 ? 1 : g.kernelSpatial[0];
+  int64_t maxBodyFMAs = last == 0 ? kMaxUnrolledFMAs : 2 * kMaxUnrolledFMAs;
   if (plan.sums > 8 || plan.windowRows > kMaxWindowRows ||
-      outerRows > kMaxWindowRows)
+      outerTaps > kMaxWindowRows)
     return std::nullopt;
   plan.rows = axis(g, last).rows();
   // Registers: Rm x S accumulators, Rm input vectors and a kernel vector
@@ -130,13 +133,13 @@ mlir::conv::planTransposeDot(const convgen::TransposeGeometry &g,
     ++rm;
   // Tiles of Tm rows whose Tm x S sums are whole vectors: Tm a multiple of
   // L / gcd(S, L) and of Rm, at most kMaxTileVectors vectors of sums and
-  // kMaxUnrolledFMAs unrolled FMAs (at most R x Tm x S a leading window
-  // row); the most register rows that allow one.
+  // maxBodyFMAs unrolled FMAs (at most R x Tm x S a leading tap); the most
+  // register rows that allow one.
   int64_t base = lanes / std::gcd(plan.sums, lanes);
   for (; rm > 0; --rm) {
     int64_t tm = std::lcm(base, rm);
     if (tm * plan.sums <= kMaxTileVectors * lanes &&
-        outerRows * plan.windowRows * tm * plan.sums <= kMaxUnrolledFMAs)
+        outerTaps * plan.windowRows * tm * plan.sums <= maxBodyFMAs)
       break;
   }
   if (rm == 0)

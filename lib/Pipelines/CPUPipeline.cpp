@@ -91,7 +91,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     // The columns lowering pads its GEMM's columns to whole vectors of
     // these lanes.
     convOptions.transposeColumnsLanes = host.vectorBits / 32;
-    // 1-D transposed convolutions with few outputs per phase row as dot
+    // 1-D and 2-D transposed convolutions with few outputs per phase row as dot
     // products along the input channels (docs/Lowering.md §3.11).
     convOptions.transposeDotLanes = host.vectorBits / 32;
     // Batched columns lowerings whose Y item outgrows a quarter of the L2

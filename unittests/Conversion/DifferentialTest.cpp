@@ -1078,18 +1078,15 @@ TEST(Differential, TransposeColumnsRowParts) {
   checkTransposeOnThreads(cases, threads);
 }
 
-/// The dot lowering (docs/Lowering.md §3.11): random 1-D channels-last f32
-/// layers with at most 8 outputs per phase row (stride 1-4 x 1-8 output
-/// channels), 16-64 input channels, kernels of 1-9 taps, 1-3 items of 1-70
-/// positions (edge tiles whose window leaves the input, output rows past
-/// it), valid or same padding with or without output_padding (crops inside
-/// a phase row: output-aligned phases). Each is compared with the reference
-/// with 1, 2 and 3 threads (1-3 tile ranges an item), bit-identical across
-/// the thread counts.
-TEST(Differential, TransposeDotProducts) {
-  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 31);
-  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 10;
+/// Draws `count` random channels-last f32 layers that the dot lowering
+/// (docs/Lowering.md §3.11) takes, valid or same padding, `draw` filling in
+/// the kernel, strides, dilations, output_padding and input shape, and
+/// compares each with the reference with 1, 2 and 3 threads (1-3 tile
+/// ranges an item), bit-identical across the thread counts.
+template <typename Draw>
+void checkDotLayers(std::mt19937 &rng, unsigned count, Draw draw) {
   std::vector<TransposeCase> cases;
+  mlir::MLIRContext ctx;
   for (unsigned attempt = 0; cases.size() < count; ++attempt) {
     // Most draws qualify; a planner that took none would loop here.
     ASSERT_LT(attempt, 4 * count) << "planTransposeDot takes too few layers";
@@ -1098,20 +1095,12 @@ TEST(Differential, TransposeDotProducts) {
     s.attrs.layout = DataLayout::ChannelsLast;
     s.attrs.padding =
         rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
-    int64_t st = uniform(rng, 1, 4), k = uniform(rng, 1, 9);
-    int64_t cout = uniform(rng, 1, 8 / st), cin = 16 * uniform(rng, 1, 4);
-    s.kernelShape = {k, cout, cin};
-    s.attrs.strides = {st};
-    s.attrs.dilations = {1};
-    if (rng() % 2)
-      s.attrs.outputPadding = Shape{uniform(rng, 0, st - 1)};
-    s.inputShape = {uniform(rng, 1, 3), uniform(rng, 1, 70), cin};
+    draw(s);
     auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
-    if (!g || g->outSpatial[0] < 1)
+    if (!g || llvm::any_of(g->outSpatial, [](int64_t o) { return o < 1; }))
       continue;
     // Layers the lowering takes (16 lanes; with 8 it does too): not those
     // whose tiles would unroll too many FMAs (odd S with many taps).
-    mlir::MLIRContext ctx;
     if (!mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1))
       continue;
     cases.push_back(makeTransposeCase(std::move(s), rng));
@@ -1120,46 +1109,49 @@ TEST(Differential, TransposeDotProducts) {
   checkTransposeOnThreads(cases, threads);
 }
 
-/// The dot lowering in 2-D: random channels-last f32 layers with at most 8
-/// sums a phase row of the last dimension (its stride 1-4 x 1-8 output
-/// channels), strides 1-3 and kernels of 1-5 taps along the first (kernels
-/// shorter than the stride: output rows without taps, zeros), 16-48 input
-/// channels, 1-2 items of 1-12 x 1-40 positions, valid or same padding
-/// with or without output_padding (crops inside a phase row along either
-/// dimension). Each against the reference with 1, 2 and 3 threads,
-/// bit-identical across them.
+/// The dot lowering (docs/Lowering.md §3.11): random 1-D layers with at
+/// most 8 outputs per phase row (stride 1-4 x 1-8 output channels), 16-64
+/// input channels, kernels of 1-9 taps, 1-3 items of 1-70 positions (edge
+/// tiles whose window leaves the input, output rows past it), with or
+/// without output_padding (crops inside a phase row: output-aligned
+/// phases).
+TEST(Differential, TransposeDotProducts) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 31);
+  checkDotLayers(
+      rng, envOr("CONVGEN_DIFF_COUNT", 500) / 10, [&](TransposeSpec &s) {
+        int64_t st = uniform(rng, 1, 4), k = uniform(rng, 1, 9);
+        int64_t cout = uniform(rng, 1, 8 / st), cin = 16 * uniform(rng, 1, 4);
+        s.kernelShape = {k, cout, cin};
+        s.attrs.strides = {st};
+        s.attrs.dilations = {1};
+        if (rng() % 2)
+          s.attrs.outputPadding = Shape{uniform(rng, 0, st - 1)};
+        s.inputShape = {uniform(rng, 1, 3), uniform(rng, 1, 70), cin};
+      });
+}
+
+/// The dot lowering in 2-D: random layers with at most 8 sums a phase row
+/// of the last dimension (its stride 1-4 x 1-8 output channels), strides
+/// 1-3 and kernels of 1-5 taps along the first (kernels shorter than the
+/// stride: output rows without taps, zeros), 16-48 input channels, 1-2
+/// items of 1-12 x 1-40 positions, with or without output_padding (crops
+/// inside a phase row along either dimension).
 TEST(Differential, TransposeDotProducts2D) {
   std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261129) + 37);
-  unsigned count = envOr("CONVGEN_DIFF_COUNT", 500) / 10;
-  std::vector<TransposeCase> cases;
-  for (unsigned attempt = 0; cases.size() < count; ++attempt) {
-    ASSERT_LT(attempt, 4 * count) << "planTransposeDot takes too few layers";
-    TransposeSpec s;
-    s.elementType = ElementType::F32;
-    s.attrs.layout = DataLayout::ChannelsLast;
-    s.attrs.padding =
-        rng() % 2 ? TransposePadding::Valid : TransposePadding::Same;
-    int64_t sh = uniform(rng, 1, 3), kh = uniform(rng, 1, 5);
-    int64_t sw = uniform(rng, 1, 4), kw = uniform(rng, 1, 7);
-    int64_t cout = uniform(rng, 1, 8 / sw), cin = 16 * uniform(rng, 1, 3);
-    s.kernelShape = {kh, kw, cout, cin};
-    s.attrs.strides = {sh, sw};
-    s.attrs.dilations = {1, 1};
-    if (rng() % 2)
-      s.attrs.outputPadding =
-          Shape{uniform(rng, 0, sh - 1), uniform(rng, 0, sw - 1)};
-    s.inputShape = {uniform(rng, 1, 2), uniform(rng, 1, 12),
-                    uniform(rng, 1, 40), cin};
-    auto g = computeTransposeGeometry(s.attrs, s.inputShape, s.kernelShape);
-    if (!g || g->outSpatial[0] < 1 || g->outSpatial[1] < 1)
-      continue;
-    mlir::MLIRContext ctx;
-    if (!mlir::conv::planTransposeDot(*g, mlir::Float32Type::get(&ctx), 16, 1))
-      continue;
-    cases.push_back(makeTransposeCase(std::move(s), rng));
-  }
-  const unsigned threads[] = {1, 2, 3};
-  checkTransposeOnThreads(cases, threads);
+  checkDotLayers(
+      rng, envOr("CONVGEN_DIFF_COUNT", 500) / 10, [&](TransposeSpec &s) {
+        int64_t sh = uniform(rng, 1, 3), kh = uniform(rng, 1, 5);
+        int64_t sw = uniform(rng, 1, 4), kw = uniform(rng, 1, 7);
+        int64_t cout = uniform(rng, 1, 8 / sw), cin = 16 * uniform(rng, 1, 3);
+        s.kernelShape = {kh, kw, cout, cin};
+        s.attrs.strides = {sh, sw};
+        s.attrs.dilations = {1, 1};
+        if (rng() % 2)
+          s.attrs.outputPadding =
+              Shape{uniform(rng, 0, sh - 1), uniform(rng, 0, sw - 1)};
+        s.inputShape = {uniform(rng, 1, 2), uniform(rng, 1, 12),
+                        uniform(rng, 1, 40), cin};
+      });
 }
 
 /// bf16 transposed convolutions whose register tiles reduce input-channel

@@ -245,6 +245,8 @@ private:
         threadOverFirstDim(rewriter, op.getOperation()));
   }
   LogicalResult tileRowGather(RewriterBase &rewriter, linalg::GenericOp op);
+  LogicalResult tileTransposedPack(RewriterBase &rewriter,
+                                   linalg::GenericOp packTile);
   void vectorizeTiles(RewriterBase &rewriter, func::FuncOp func);
   void threadFills(RewriterBase &rewriter, func::FuncOp func);
   LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
@@ -2507,20 +2509,34 @@ linalg::GenericOp TileAndVectorize::fuseInputPack(RewriterBase &rewriter,
                           pack.getOperation()})
     if (dead && dead->use_empty())
       rewriter.eraseOp(dead);
-  if (!transposed) {
-    if (directRows)
-      packTile->setAttr(kDirectRowsAttr, rewriter.getUnitAttr());
-    else
-      (void)tileRowGather(rewriter, packTile);
-    return result;
-  }
-  // One run of the input per (row, b, o_0..o_{n-2}), in vector chunks.
-  int64_t run = tileShape[lead - 1];
+  if (directRows)
+    packTile->setAttr(kDirectRowsAttr, rewriter.getUnitAttr());
+  else if (transposed)
+    (void)tileTransposedPack(rewriter, packTile);
+  else
+    (void)tileRowGather(rewriter, packTile);
+  return result;
+}
+
+/// Tiles a transposed pack tile (fuseInputPack: loops [b, o..., kf...],
+/// output [kf..., b, o...]) for vectorization: one run of the input per
+/// (row, b, o_0..o_{n-2}), in vector chunks.
+LogicalResult TileAndVectorize::tileTransposedPack(RewriterBase &rewriter,
+                                                   linalg::GenericOp packTile) {
+  AffineMap outMap = packTile.getIndexingMapsArray()[1];
+  int64_t packRank = outMap.getNumDims();
+  if (!outMap.isPermutation() || packRank < 2)
+    return failure();
+  // The output's first dimension is loop `lead`, the first tap dimension.
+  int64_t lead = outMap.getDimPosition(0);
+  if (lead < 1)
+    return failure();
+  int64_t run = packTile.getStaticLoopRanges()[lead - 1];
+  auto packType = cast<RankedTensorType>(packTile.getResult(0).getType());
   int64_t vector = lanes(packType.getElementType());
   SmallVector<int64_t> packSizes(packRank, 1);
   packSizes[lead - 1] = run <= 4 * vector ? 0 : 2 * vector;
-  (void)tileForVectorization(rewriter, packTile, packSizes);
-  return result;
+  return tileForVectorization(rewriter, packTile, packSizes);
 }
 
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
@@ -2767,7 +2783,10 @@ namespace {
 /// A vector read of a row-gather pack tile left uncopied
 /// (kDirectRowsAttr): P[i..., j] = X[f(i...), g(i...) + j], j its last
 /// dimension (the run), read through a collapse_shape of its trailing
-/// dimensions or directly. The read becomes one read of X per row of the
+/// dimensions or directly. A transposed pack (single-channel input,
+/// [tap rows, b, o...]: its output map a permutation of its loops) is
+/// indexed the same way in its own dimensions; its runs are the positions
+/// of one tap row. The read becomes one read of X per row of the
 /// vector, inserted into the vector: a contiguous piece of one run when the
 /// vector's last dimension lies within one run at every value its index
 /// takes, else one read per run when it covers whole runs from a run's
@@ -2809,9 +2828,15 @@ struct ReadRowsFromInput : public OpRewritePattern<vector::TransferReadOp> {
     int64_t packRank = packType.getRank();
     int64_t run = packRank - 1;
     MLIRContext *ctx = rewriter.getContext();
+    // A transposed pack (its output a permutation of its loops): the
+    // input position of pack element q is inMap(outMap^-1(q)).
+    if (!maps[1].isPermutation())
+      return failure();
+    if (!maps[1].isIdentity())
+      inMap = inMap.compose(inversePermutation(maps[1]));
     // The run: the pack's last dimension, the input's last index plus
     // whatever the other dimensions add, and in no other index.
-    if (!maps[1].isIdentity() || inMap.getNumSymbols() != 0 ||
+    if (inMap.getNumSymbols() != 0 ||
         static_cast<int64_t>(inMap.getNumDims()) != packRank ||
         static_cast<int64_t>(inMap.getNumResults()) != inType.getRank())
       return failure();
@@ -3207,7 +3232,10 @@ void TileAndVectorize::runOnOperation() {
     if (op->use_empty()) {
       rewriter.eraseOp(op);
     } else {
-      (void)tileRowGather(rewriter, op);
+      if (op.getIndexingMapsArray()[1].isIdentity())
+        (void)tileRowGather(rewriter, op);
+      else
+        (void)tileTransposedPack(rewriter, op);
       copied = true;
     }
   }

@@ -253,33 +253,68 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // -----
 
 // Single-channel input, unit stride (a 3x3 layer on a 1-channel image):
-// consecutive output positions read consecutive input values, so each
-// block's scratch is packed transposed, [tap rows, b, oh, ow]: one
-// contiguous 16-value run per (tap, output row) instead of a 3-value run
-// per position. The blocks are 3 and 2 output rows (8 = 3 + 3 + 2; the
-// last block's loop of one iteration is promoted so its size is static),
-// each with its own scratch. The 9 tap rows of one 8-lane vector are a
-// single 9-row register tile (not 6 + 3), stepping 4 positions at a time
-// (a contraction that streams out_backprop once).
+// consecutive output positions read consecutive input values. The blocks
+// are 3 and 2 output rows (8 = 3 + 3 + 2). The 9 tap rows of one 8-lane
+// vector are a single 9-row register tile (not 6 + 3), stepping 4
+// positions at a time (a contraction that streams out_backprop once). Its
+// row operand is read from the padded input itself (direct-rows: the
+// transposed pack tile, [tap rows, b, oh, ow], is never copied): per tap
+// (kh, kw) one vector<4xf32> of input row oh + kh at column ow + kw.
 // CHECK-LABEL: func.func @single_channel_transposed_pack
-// CHECK-DAG:     %[[TAIL:.+]] = tensor.empty() : tensor<3x3x1x2x16xf32>
-// CHECK-DAG:     %[[SCRATCH:.+]] = tensor.empty() : tensor<3x3x1x3x16xf32>
+// CHECK-NOT:     tensor.empty() : tensor<3x3x1x{{[0-9]+}}x16xf32>
+// CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x10x18x1xf32> into tensor<2x10x18xf32>
 // CHECK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
 // CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c3
-// CHECK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
-// CHECK:               scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:                   vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<16xf32>
-// CHECK:                   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<3x3x1x3x16xf32>
-// CHECK:             %[[ROWS:.+]] = tensor.collapse_shape %[[PACKED]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<3x3x1x3x16xf32> into tensor<9x1x3x16xf32>
-// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c16 step %c4
-// CHECK:                 vector.transfer_read %[[ROWS]]{{.*}} : tensor<9x1x3x16xf32>, vector<9x4xf32>
-// CHECK:                 vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
-// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[TAIL]])
-// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<3x3x1x2x16xf32>
-// CHECK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
+// CHECK:             scf.for %[[R:[a-z0-9]+]] = %c0 to %c3 step %c1
+// CHECK:               scf.for %[[OW:[a-z0-9]+]] = %c0 to %c16 step %c4
+// CHECK:                 %[[H0:.+]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[OH]], %[[R]]]
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[H0]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 %[[W1:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[OW]])
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W1]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 %[[H1:.+]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0 + 1)>(%[[R]])[%[[OH]]]
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[H1]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 %[[H2:.+]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0 + 2)>(%[[R]])[%[[OH]]]
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %[[H2]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 %[[W21:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[OW]])
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W21]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 %[[W22:.+]] = affine.apply affine_map<(d0) -> (d0 + 2)>(%[[OW]])
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W22]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK-NOT:             vector.transfer_read %[[IN]]
+// CHECK:                 %[[ROWS:.+]] = vector.from_elements {{.*}} : vector<9x4xf32>
+// CHECK:                 vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %[[OW]], %c0], %{{.*}} : tensor<2x8x16x8xf32>, vector<4x8xf32>
+// CHECK:                 vector.contract {{.*}} %[[ROWS]], {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
+// CHECK:               } {conv.prefetch_rhs}
+// CHECK:           scf.for %[[T:[a-z0-9]+]] = %c0 to %c2 step %c1
+// CHECK:             scf.for %[[OW2:[a-z0-9]+]] = %c0 to %c16 step %c4
+// CHECK:               %[[H6:.+]] = affine.apply affine_map<()[s0] -> (s0 + 6)>()[%[[T]]]
+// CHECK:               vector.transfer_read %[[IN]][%[[B]], %[[H6]], %[[OW2]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:               vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
+// CHECK-NOT:     tensor<3x3x1x3x16xf32>
 // CHECK-NOT:     tensor<2x8x16x3x3xf32>
+// With direct-rows=false (PACK lines) each block's scratch is packed
+// transposed: one contiguous 16-value run per (tap, output row), copied as
+// whole vectors, instead of a 3-value run per position; the last block's
+// loop of one iteration is promoted so that its size is static, and it has
+// its own scratch.
+// PACK-LABEL: func.func @single_channel_transposed_pack
+// PACK-DAG:     %[[TAIL:.+]] = tensor.empty() : tensor<3x3x1x2x16xf32>
+// PACK-DAG:     %[[SCRATCH:.+]] = tensor.empty() : tensor<3x3x1x3x16xf32>
+// PACK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
+// PACK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c3
+// PACK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
+// PACK:               scf.for %{{.*}} = %c0 to %c3 step %c1
+// PACK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
+// PACK:                   vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<16xf32>
+// PACK:                   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<3x3x1x3x16xf32>
+// PACK:             %[[ROWS:.+]] = tensor.collapse_shape %[[PACKED]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<3x3x1x3x16xf32> into tensor<9x1x3x16xf32>
+// PACK:             scf.for %{{.*}} = %c0 to %c3 step %c1
+// PACK:               scf.for %{{.*}} = %c0 to %c16 step %c4
+// PACK:                 vector.transfer_read %[[ROWS]]{{.*}} : tensor<9x1x3x16xf32>, vector<9x4xf32>
+// PACK:                 vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
+// PACK:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[TAIL]])
+// PACK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<3x3x1x2x16xf32>
+// PACK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
+// PACK-NOT:     tensor<2x8x16x3x3xf32>
 func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<2x8x16x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x16x1xf32>, tensor<2x8x16x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>

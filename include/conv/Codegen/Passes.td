@@ -70,11 +70,13 @@ def ConvCPUTileAndVectorizePass
       each static block pack its own rows into a scratch tensor made once
       outside the block loops (transposed, [rows, b, o...], for a
       single-channel input at unit stride); the whole pack is erased.
-      With `direct-rows` (the default) an untransposed block's pack is not
-      copied: after vectorization, each register tile's vector read of it
-      becomes one read of the input per position (its rows are a
-      contiguous piece of one input run, or whole runs), inserted into the
-      row vector; a pack another user reads is copied after all.
+      With `direct-rows` (the default) a block's pack is not copied:
+      after vectorization, each register tile's vector read of it becomes
+      one read of the input per row of the vector (untransposed: per
+      position, its rows a contiguous piece of one input run, or whole
+      runs; transposed: per tap row, a piece of its run of positions),
+      inserted into the row vector; a pack another user reads is copied
+      after all.
       Rows that fit one register tile are one tile; rows that are not a
       multiple of the tile's take the fewest more rows (up to 12) dividing
       them. Grouped channels-last f32-accumulator taps with 2-12 input and

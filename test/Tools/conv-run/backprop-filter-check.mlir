@@ -70,10 +70,12 @@
 // transpose 9 x 14 and 6 x 7 bf16 tiles, as i16 (LLVM 22 miscompiled the
 // bf16 lane shuffles: results around 1e37).
 // RUN: conv-run %s --entry nchw_bf16_relayout_groups --check --seed 20 | FileCheck %s --check-prefix=BF16
-// Single-channel inputs with unit stride: each cache block packs its own
-// rows, transposed (conv-cpu-tile-and-vectorize, fuseInputPack), including
+// Single-channel inputs with unit stride: the register tiles of each cache
+// block read their tap rows from the input itself (conv-cpu-tile-and-vectorize,
+// fuseInputPack's transposed pack left uncopied, ReadRowsFromInput), including
 // a peeled partial block (100 positions a row); 2-D SAME and 1-D VALID,
-// with 1 and 2 threads, bit-identical across thread counts.
+// with 1 and 2 threads, bit-identical across thread counts and to the
+// blocks' transposed scratch copies (direct-rows=0).
 // RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_single_channel --check --seed 22 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nwc_f32_single_channel --check --seed 23 | FileCheck %s --check-prefix=F32
@@ -81,6 +83,8 @@
 // RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=1 --output %t.sseq.npy
 // RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --num-threads=2 --min-parallel-flops=0 --output %t.spar.npy
 // RUN: cmp %t.sseq.npy %t.spar.npy
+// RUN: conv-run %s --entry nhwc_f32_single_channel --seed 22 --repeat 2 --compare=direct-rows=0 | FileCheck %s --check-prefix=SAME
+// RUN: conv-run %s --entry nwc_f32_single_channel --seed 23 --repeat 2 --num-threads=2 --min-parallel-flops=0 --compare=direct-rows=0 | FileCheck %s --check-prefix=SAME
 // Small-filter blocks that divide the reduction though less than half the
 // budget (BackpropFilter.cpp, planBlocks with minBlockFlops): with a 220000
 // B L2 (110000 B blocks) one thread runs the 38 output rows in blocks of 2,
@@ -92,6 +96,8 @@
 // RUN: cmp %t.dseq.npy %t.dpar.npy
 
 // F32: check: max abs error {{.*}} (f32): PASS
+// SAME: B (direct-rows=0): compile
+// SAME: B - A: max abs difference 0.000e+00 (max |A| {{[0-9.]+}}e+{{[0-9]+}})
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
 // F16: check: max abs error {{.*}} (f16): PASS

@@ -90,8 +90,8 @@ func.func @bf16_phase_pairs(%x: tensor<1x6x6x8xbf16>, %k: tensor<4x4x32x8xbf16>)
 
 // Filter-gradient rows of 28 positions (a whole number of half chunks, not
 // of chunks): reduced 4 positions a step, with no remainder step (3 x 8 + 4
-// before). Rows of 10 (@dw_cout21 above) are not a multiple of 4 either
-// and keep chunks of 8.
+// before). Rows of 10 (@dw_cout21 above) are not a multiple of 4 either:
+// they take chunks of 5 (the rule of @dw_rows_14 below).
 // CHECK-LABEL: func.func @dw_rows_28
 // CHECK-NOT:     vector.contract {{.*}} : vector<8x8xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c28 step %c4
@@ -102,6 +102,42 @@ func.func @dw_rows_28(%x: tensor<2x30x30x32xf32>, %dy: tensor<2x28x28x32xf32>) -
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
           strides = [1, 1] dilations = [1, 1]
           : tensor<2x30x30x32xf32>, tensor<2x28x28x32xf32> -> tensor<3x3x32x32xf32>
+  return %dw : tensor<3x3x32x32xf32>
+}
+
+// -----
+
+// Rows of 14 positions (neither a whole number of chunks of 8 nor of half
+// chunks): chunks of 7, the longest between the half and the whole that
+// divides them (8 + 6 before), in the 6-row tiles and the 4-row remainder.
+// CHECK-LABEL: func.func @dw_rows_14
+// CHECK-NOT:     vector.contract {{.*}} : vector<8x6xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c14 step %c7
+// CHECK:           vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c14 step %c7
+// CHECK:           vector.contract {{.*}} : vector<7x4xf32>, vector<7x64xf32> into vector<4x64xf32>
+// CHECK-NOT:     vector.contract {{.*}} : vector<6x6xf32>
+// CHECK:         return
+func.func @dw_rows_14(%x: tensor<2x14x14x64xf32>, %dy: tensor<2x14x14x64xf32>) -> tensor<1x1x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x14x14x64xf32>, tensor<2x14x14x64xf32> -> tensor<1x1x64x64xf32>
+  return %dw : tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// Rows of 30 positions: chunks of 6 (3 x 8 + 6 before; 30 is no whole
+// number of half chunks either).
+// CHECK-LABEL: func.func @dw_rows_30
+// CHECK:         scf.for %{{.*}} = %c0 to %c30 step %c6
+// CHECK:           vector.contract {{.*}} : vector<6x8xf32>, vector<6x32xf32> into vector<8x32xf32>
+// CHECK-NOT:     vector.contract {{.*}} : vector<8x8xf32>
+// CHECK:         return
+func.func @dw_rows_30(%x: tensor<2x32x32x32xf32>, %dy: tensor<2x30x30x32xf32>) -> tensor<3x3x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x32x32x32xf32>, tensor<2x30x30x32xf32> -> tensor<3x3x32x32xf32>
   return %dw : tensor<3x3x32x32xf32>
 }
 

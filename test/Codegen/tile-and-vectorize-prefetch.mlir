@@ -260,10 +260,12 @@ func.func @three_by_three(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x14x14x64xf32
 // rows are the last kernel dimension's taps, read from a row-gather pack.
 // On a core with two 512-bit FMA units (TZF) they keep the 2 x 10 rows of
 // the row-pack tiles: the 12-row rule would make them 12 + 8 (18-23 %
-// slower on Emerald Rapids).
+// slower on Emerald Rapids). Its 21-position rows are reduced in 3 chunks
+// of 7 positions.
 // TZF-LABEL: func.func @fused_rows
 // TZF:         scf.for %{{.*}} = %c0 to %c20 step %c10
-// TZF:           vector.contract {{.*}} : vector<8x10xf32>, vector<8x32xf32> into vector<10x32xf32>
+// TZF:           scf.for %{{.*}} = %c0 to %c21 step %c7
+// TZF:           vector.contract {{.*}} : vector<7x10xf32>, vector<7x32xf32> into vector<10x32xf32>
 // TZF-NOT:     vector<12x32xf32>
 // TZF:         return
 func.func @fused_rows(%x: tensor<2x21x60x1xf32>, %dy: tensor<2x9x21x32xf32>) -> tensor<5x20x1x32xf32> {

@@ -15,9 +15,9 @@
 // A filter gradient with 21 output channels.
 // CHECK-LABEL: func.func @dw_cout21
 // CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
-// CHECK:         vector.contract {{.*}} into vector<8x16xf32>
+// CHECK:         vector.contract {{.*}} : vector<8x8xf32>, vector<8x16xf32> into vector<8x16xf32>
 // CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
-// CHECK:         vector.contract {{.*}} into vector<8x5xf32>
+// CHECK:         vector.contract {{.*}} : vector<8x8xf32>, vector<8x5xf32> into vector<8x5xf32>
 // CHECK-NOT:     vector<{{[0-9x]*}}21xf32>
 // CHECK:         return
 func.func @dw_cout21(%x: tensor<2x12x12x8xf32>, %dy: tensor<2x10x10x21xf32>) -> tensor<3x3x8x21xf32> {
@@ -90,8 +90,9 @@ func.func @bf16_phase_pairs(%x: tensor<1x6x6x8xbf16>, %k: tensor<4x4x32x8xbf16>)
 
 // Filter-gradient rows of 28 positions (a whole number of half chunks, not
 // of chunks): reduced 4 positions a step, with no remainder step (3 x 8 + 4
-// before). Rows of 10 (@dw_cout21 above) are not a multiple of 4 either:
-// they take chunks of 5 (the rule of @dw_rows_14 below).
+// before). Rows of 10 (@dw_cout21 above) are not a multiple of 4 either
+// and keep chunks of 8 (5, their divisor, is under three quarters of a
+// chunk: @dw_rows_14 below).
 // CHECK-LABEL: func.func @dw_rows_28
 // CHECK-NOT:     vector.contract {{.*}} : vector<8x8xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c28 step %c4
@@ -108,8 +109,9 @@ func.func @dw_rows_28(%x: tensor<2x30x30x32xf32>, %dy: tensor<2x28x28x32xf32>) -
 // -----
 
 // Rows of 14 positions (neither a whole number of chunks of 8 nor of half
-// chunks): chunks of 7, the longest between the half and the whole that
-// divides them (8 + 6 before), in the 6-row tiles and the 4-row remainder.
+// chunks): chunks of 7, the longest of at least three quarters of a chunk
+// that divides them (8 + 6 before), in the 6-row tiles and the 4-row
+// remainder.
 // CHECK-LABEL: func.func @dw_rows_14
 // CHECK-NOT:     vector.contract {{.*}} : vector<8x6xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c14 step %c7

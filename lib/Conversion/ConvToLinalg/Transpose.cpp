@@ -2166,7 +2166,9 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
   /// phases of several taps each phase's 8x8 transposes and their peeled
   /// remainders grow the LLVM IR by a third (Keras 3x3 stride-2 layer,
   /// 73K-element kernel: compile 325 -> 365 ms; again 102 -> 125-146 ms on
-  /// the Zen 4 host, for +1-3 %), so those keep the copy.
+  /// the Zen 4 host, for +1-3 %), so those keep the copy for the batch- and
+  /// input-block lowerings, which follow this rule; the phase lowering
+  /// relays out such kernels all the same (relayoutPhaseTaps).
   static bool preferRelayout(const convgen::TransposeGeometry &g) {
     constexpr int64_t kMinKernelElements = 256 * 1024;
     constexpr int64_t kMinFewRelayoutsElements = 64 * 1024;
@@ -2190,6 +2192,24 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       oneTapAPhase &= phases == g.kernelSpatial[d];
     }
     return onePhase || oneTapAPhase;
+  }
+
+  /// Whether the phase lowering relays its taps out with
+  /// relayoutReversedTaps: preferRelayout, or any channels-last kernel of
+  /// at least 64K elements with more than 4 output channels, several phases
+  /// of several taps included. Their copy ran on one thread before the
+  /// phases while the other threads waited; with first compiles now near
+  /// 100 ms the transposes' larger LLVM IR costs 10-15 ms for Keras' 3x3
+  /// stride-2 layers (73K elements: kv1, kv2), and conv-run --compare (100
+  /// call pairs, Emerald Rapids) measured them +1 / +2 % with 1 / 2 threads.
+  static bool relayoutPhaseTaps(const convgen::TransposeGeometry &g) {
+    constexpr int64_t kMinKernelElements = 64 * 1024;
+    int64_t elements = g.inChannels * g.outChannels;
+    for (int64_t d = 0; d < g.numSpatialDims; ++d)
+      elements *= g.kernelSpatial[d];
+    return preferRelayout(g) ||
+           (g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout &&
+            elements >= kMinKernelElements);
   }
 
   /// A single input position per spatial dimension (a GAN generator's
@@ -2485,8 +2505,8 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     auto outType = cast<RankedTensorType>(out.getType());
     int64_t rank = n + 2;
     // createCorrelation's tap correlation on a vectorized relayout of the
-    // phase's taps (preferRelayout).
-    bool relayout = laidOut || preferRelayout(g);
+    // phase's taps (relayoutPhaseTaps).
+    bool relayout = laidOut || relayoutPhaseTaps(g);
     // The Winograd input stacks (createWinogradInput) built so far, by the
     // columns they transform (first column, column count, taps): phases
     // that read the same columns of `padded` share one stack over all its

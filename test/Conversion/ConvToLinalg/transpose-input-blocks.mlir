@@ -206,12 +206,15 @@ func.func @batch_blocks_large_items(%x: tensor<8x28x28x256xf32>, %k: tensor<3x3x
 // -----
 
 // A kernel of 128K elements (4x4x64x128, DCGAN 16x16x128 -> 32x32x64, 8 MiB
-// of input in items of 128 KiB): its phases copy their taps with
-// gatherKernelTaps' generic copy, and blocks, which would take the whole
-// kernel's vectorized relayouts, grew its first compile by a sixth for a
-// few percent. The phases stay.
+// of input in items of 128 KiB): blocks, which would take the whole
+// kernel's vectorized relayouts up front, grew its first compile by a sixth
+// for a few percent. The phases stay: each relays out its own taps (an
+// scf.forall over its 2 x 2 taps, relayoutPhaseTaps), and no forall runs
+// over the batch.
 // CHECK-LABEL: func.func @batch_blocks_small_kernel
-// CHECK-NOT:     scf.forall
+// CHECK-NOT:     scf.forall {{.*}}tensor<64x
+// CHECK-COUNT-4: scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x2x128x80xf32>)
+// CHECK-NOT:     scf.forall (
 // CHECK:         return
 func.func @batch_blocks_small_kernel(%x: tensor<64x16x16x128xf32>, %k: tensor<4x4x64x128xf32>) -> tensor<64x32x32x64xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<64x16x16x128xf32>, tensor<4x4x64x128xf32> -> tensor<64x32x32x64xf32>

@@ -344,14 +344,22 @@ func.func @relayout_one_tap_a_phase(%x: tensor<1x4x4x256xf32>, %k: tensor<2x2x12
 // -----
 
 // The same kernel without the dilation spreads over 4 phases of 4, 2, 2
-// and 1 taps: each phase keeps gatherKernelTaps' generic copy (4 relayout
-// nests would grow the LLVM IR by a third for a few percent).
-// CHECK-LABEL: func.func @gather_several_phases
-// CHECK-NOT:     linalg.transpose
-// CHECK-COUNT-4: affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
-// CHECK-NOT:     linalg.transpose
+// and 1 taps. A kernel of at least 64K elements has each phase relay its
+// taps out too (relayoutPhaseTaps; the batch- and input-block rules still
+// count it as a copied kernel): an scf.forall of transposes for each
+// phase of several taps, one transpose for the last, into [T, T, Cin,
+// Cout] buffers with rows one cache line longer (144), and no generic copy
+// of the whole kernel.
+// CHECK-LABEL: func.func @relayout_several_phases
+// CHECK-NOT:     affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (2, 2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x2x128x144xf32>)
+// CHECK:           linalg.transpose ins(%{{.+}} : tensor<128x128xf32>) outs(%{{.+}} : tensor<128x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x1x128x144xf32>)
+// CHECK:         scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x2x128x144xf32>)
+// CHECK:         linalg.transpose ins(%{{.+}} : tensor<128x128xf32>) outs(%{{.+}} : tensor<128x128xf32>) permutation = [1, 0]  {conv.role = "relayout"}
+// CHECK-NOT:     affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
 // CHECK:         return
-func.func @gather_several_phases(%x: tensor<1x8x8x128xf32>, %k: tensor<3x3x128x128xf32>) -> tensor<1x16x16x128xf32> {
+func.func @relayout_several_phases(%x: tensor<1x8x8x128xf32>, %k: tensor<3x3x128x128xf32>) -> tensor<1x16x16x128xf32> {
   %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x8x8x128xf32>, tensor<3x3x128x128xf32> -> tensor<1x16x16x128xf32>
   return %y : tensor<1x16x16x128xf32>
 }

@@ -127,6 +127,12 @@
 // RUN: conv-run %s --entry taps_covering --check --seed 26 --transpose-per-tap=always --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_uncovered --check --seed 27 --transpose-per-tap=always | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry taps_uncovered --check --seed 28 --transpose-per-tap=always --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// Keras' 3x3 stride-2 SAME layer with a 73K-element kernel (3x3x64x128):
+// 4 phases of 4, 2, 2 and 1 taps, each relaying its taps out with
+// vectorized transposes (relayoutPhaseTaps), with 1 and 2 threads.
+// RUN: conv-run %s --entry relayout_phases --check --seed 31 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry relayout_phases --check --seed 31 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+
 // F32: check: max abs error {{.*}} (f32): PASS
 // F64: check: max abs error {{.*}} (f64): PASS
 // BF16: check: max abs error {{.*}} (bf16): PASS
@@ -375,4 +381,9 @@ func.func @taps_uncovered(%x: tensor<2x3x3x32xf32>, %k: tensor<2x2x48x32xf32>) -
          strides = [3, 3] dilation_rate = [1, 1]
          : tensor<2x3x3x32xf32>, tensor<2x2x48x32xf32> -> tensor<2x9x9x48xf32>
   return %y : tensor<2x9x9x48xf32>
+}
+
+func.func @relayout_phases(%x: tensor<2x7x7x128xf32>, %k: tensor<3x3x64x128xf32>) -> tensor<2x14x14x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<2x7x7x128xf32>, tensor<3x3x64x128xf32> -> tensor<2x14x14x64xf32>
+  return %y : tensor<2x14x14x64xf32>
 }

@@ -2150,37 +2150,52 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
     return kItems;
   }
 
-  /// Whether the phase and tap lowerings relay their kernel taps out with
-  /// vectorized linalg.transpose relayouts (relayoutReversedTaps) instead of
-  /// gatherKernelTaps' generic copy: channels last with more than 4 output
-  /// channels (createCorrelation's tap-correlation path) and a kernel of at
-  /// least 256K elements (1 MiB of f32), or of at least 64K when its taps
-  /// are relaid out by few transposes: all in one phase (a dilation that is
-  /// a multiple of the stride), or one tap a phase (a kernel no larger than
-  /// the stride). The scalar copy of a smaller kernel runs on one thread
-  /// before the phases: Keras' 3x3 stride-2 dilation-2 layer (147K
-  /// elements, one phase; batch blocks then apply) +7-19 / +1-4 % with 2 /
-  /// 1 threads with the relayout, U-Net's 2x2 stride-2 100x100x256 -> 128
-  /// (131K, one tap a phase; input blocks then apply) +10-13 / +10 %,
-  /// compiles +13-15 ms. But with several
-  /// phases of several taps each phase's 8x8 transposes and their peeled
-  /// remainders grow the LLVM IR by a third (Keras 3x3 stride-2 layer,
-  /// 73K-element kernel: compile 325 -> 365 ms; again 102 -> 125-146 ms on
-  /// the Zen 4 host, for +1-3 %), so those keep the copy for the batch- and
-  /// input-block lowerings, which follow this rule; the phase lowering
-  /// relays out such kernels all the same (relayoutPhaseTaps).
-  static bool preferRelayout(const convgen::TransposeGeometry &g) {
-    constexpr int64_t kMinKernelElements = 256 * 1024;
-    constexpr int64_t kMinFewRelayoutsElements = 64 * 1024;
+  /// The kernel's elements: Cin x Cout x the taps.
+  static int64_t kernelElements(const convgen::TransposeGeometry &g) {
     int64_t elements = g.inChannels * g.outChannels;
     for (int64_t d = 0; d < g.numSpatialDims; ++d)
       elements *= g.kernelSpatial[d];
-    if (g.layout != Layout::ChannelsLast || g.outChannels <= kMaxLanesCout)
+    return elements;
+  }
+
+  /// Whether the phase lowering relays its taps out with vectorized
+  /// linalg.transpose relayouts (relayoutReversedTaps) instead of
+  /// gatherKernelTaps' generic copy: channels last with more than 4 output
+  /// channels (createCorrelation's tap-correlation path) and a kernel of at
+  /// least 64K elements (256 KiB of f32), several phases of several taps
+  /// included. Their copy ran on one thread before the phases while the
+  /// other threads waited; with first compiles now near 100 ms the
+  /// transposes' larger LLVM IR costs 10-15 ms for Keras' 3x3 stride-2
+  /// layers (73K elements: kv1, kv2), and conv-run --compare (100 call
+  /// pairs, Emerald Rapids) measured them +1 / +2 % with 1 / 2 threads.
+  static bool relayoutPhaseTaps(const convgen::TransposeGeometry &g) {
+    constexpr int64_t kMinKernelElements = 64 * 1024;
+    return g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout &&
+           kernelElements(g) >= kMinKernelElements;
+  }
+
+  /// Whether the per-tap lowering relays its taps out the same way, and
+  /// the batch- and input-block lowerings count the kernel as relaid out:
+  /// relayoutPhaseTaps' kernels of at least 256K elements (1 MiB of f32),
+  /// or of fewer whose taps are relaid out by few transposes: all in one
+  /// phase (a dilation that is a multiple of the stride), or one tap a
+  /// phase (a kernel no larger than the stride). The scalar copy of a
+  /// smaller kernel runs on one thread before the phases: Keras' 3x3
+  /// stride-2 dilation-2 layer (147K elements, one phase; batch blocks then
+  /// apply) +7-19 / +1-4 % with 2 / 1 threads with the relayout, U-Net's
+  /// 2x2 stride-2 100x100x256 -> 128 (131K, one tap a phase; input blocks
+  /// then apply) +10-13 / +10 %, compiles +13-15 ms. But with several
+  /// phases of several taps each phase's 8x8 transposes and their peeled
+  /// remainders grow the LLVM IR by a third (Keras 3x3 stride-2 layer,
+  /// 73K-element kernel: compile 325 -> 365 ms; again 102 -> 125-146 ms on
+  /// the Zen 4 host, for +1-3 %), so those keep the copy here (the phase
+  /// lowering relays them out all the same since stop 64).
+  static bool preferRelayout(const convgen::TransposeGeometry &g) {
+    constexpr int64_t kMinKernelElements = 256 * 1024;
+    if (!relayoutPhaseTaps(g))
       return false;
-    if (elements >= kMinKernelElements)
+    if (kernelElements(g) >= kMinKernelElements)
       return true;
-    if (elements < kMinFewRelayoutsElements)
-      return false;
     // The phases (stride residues) the taps of each dimension land on.
     bool onePhase = true, oneTapAPhase = true;
     for (int64_t d = 0; d < g.numSpatialDims; ++d) {
@@ -2192,24 +2207,6 @@ struct TransposeToLinalg : public OpRewritePattern<TransposeOp> {
       oneTapAPhase &= phases == g.kernelSpatial[d];
     }
     return onePhase || oneTapAPhase;
-  }
-
-  /// Whether the phase lowering relays its taps out with
-  /// relayoutReversedTaps: preferRelayout, or any channels-last kernel of
-  /// at least 64K elements with more than 4 output channels, several phases
-  /// of several taps included. Their copy ran on one thread before the
-  /// phases while the other threads waited; with first compiles now near
-  /// 100 ms the transposes' larger LLVM IR costs 10-15 ms for Keras' 3x3
-  /// stride-2 layers (73K elements: kv1, kv2), and conv-run --compare (100
-  /// call pairs, Emerald Rapids) measured them +1 / +2 % with 1 / 2 threads.
-  static bool relayoutPhaseTaps(const convgen::TransposeGeometry &g) {
-    constexpr int64_t kMinKernelElements = 64 * 1024;
-    int64_t elements = g.inChannels * g.outChannels;
-    for (int64_t d = 0; d < g.numSpatialDims; ++d)
-      elements *= g.kernelSpatial[d];
-    return preferRelayout(g) ||
-           (g.layout == Layout::ChannelsLast && g.outChannels > kMaxLanesCout &&
-            elements >= kMinKernelElements);
   }
 
   /// A single input position per spatial dimension (a GAN generator's

@@ -11,10 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "conv/Runtime/Jit.h"
-#include "conv/Runtime/BF16DotProducts.h"
 #include "conv/Codegen/Passes.h"
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
+#include "conv/Runtime/BF16DotProducts.h"
 #include "conv/Runtime/BufferCache.h"
+#include "conv/Runtime/HostCpu.h"
 #include "conv/Runtime/ObjectCode.h"
 
 #include "conv/Dialect/Conv/IR/ConvDialect.h"
@@ -194,7 +195,7 @@ void initializeLLVMOnce() {
 /// "triple/cpu": the host part of cache keys.
 const std::string &hostTargetKey() {
   static const std::string key =
-      llvm::sys::getProcessTriple() + "/" + llvm::sys::getHostCPUName().str();
+      llvm::sys::getProcessTriple() + "/" + hostTuningCpuName();
   return key;
 }
 
@@ -511,8 +512,10 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine() {
   if (!builder)
     return builder.takeError();
   // detectHost() already fills in these two; set them explicitly so the
-  // generated code uses every extension of this CPU (AVX2, AVX-512, ...).
-  builder->setCPU(llvm::sys::getHostCPUName().str());
+  // generated code uses every extension of this CPU (AVX2, AVX-512, ...),
+  // tuned for the core the features describe (HostCpu.h: a virtual
+  // machine may report a client core's model for a server core).
+  builder->setCPU(hostTuningCpuName());
   llvm::SubtargetFeatures features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
     features.AddFeature(feature.first(), feature.second &&

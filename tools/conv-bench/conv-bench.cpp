@@ -23,6 +23,7 @@
 #include "Peak.h"
 
 #include "conv/Geometry/Geometry.h"
+#include "conv/Runtime/HostCpu.h"
 #include "conv/Runtime/Jit.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <chrono>
@@ -1291,7 +1293,10 @@ int main(int argc, char **argv) {
                << ", best of " << numReps << " (min batch "
                << llvm::format("%.0f", batchMs) << " ms)\n";
   llvm::outs() << "host: " << cpuModel() << ", " << cores
-               << " hardware threads\n";
+               << " hardware threads, LLVM CPU " << hostTuningCpuName();
+  if (llvm::sys::getHostCPUName() != hostTuningCpuName())
+    llvm::outs() << " (CPUID model: " << llvm::sys::getHostCPUName() << ")";
+  llvm::outs() << "\n";
   llvm::outs() << (useOnednn ? onednnDescription()
                              : std::string(noOnednn ? "oneDNN: disabled "
                                                       "(--no-onednn)"

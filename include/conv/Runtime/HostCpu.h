@@ -1,0 +1,41 @@
+//===- HostCpu.h - The CPU the JIT tunes its code for ------------*- C++
+//-*-===//
+//
+// LLVM names the host CPU from the family and model numbers of CPUID. Inside
+// a virtual machine those numbers may be the hypervisor's choice rather than
+// the core's: one Intel Xeon KVM guest reports family 6 model 167, which
+// LLVM calls `rocketlake` (a client core), while its features (AMX among
+// them) are a Sapphire-Rapids-class server core's. The name only picks the
+// scheduling model and tuning of LLVM's code generator (the instruction set
+// comes from the host's features either way), but the Rocket Lake model
+// schedules the register tiles' loads early enough to spill accumulators in
+// the inner loops of some 1x1 and 3x3 filter gradients. See docs/Codegen.md
+// (JIT).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CONV_RUNTIME_HOSTCPU_H
+#define CONV_RUNTIME_HOSTCPU_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace convgen {
+
+/// The CPU whose scheduling model and tuning the JIT's code generator uses,
+/// given the CPU name LLVM derives from CPUID (`reported`) and the host's
+/// features (llvm::sys::getHostCPUFeatures): `reported`, except that a core
+/// with AMX tiles (Intel's server cores from Sapphire Rapids on, no client
+/// core has them) reported as any other CPU is tuned as `graniterapids`
+/// when it has AMX-FP16 and as `sapphirerapids` otherwise.
+std::string tuningCpuName(llvm::StringRef reported,
+                          const llvm::StringMap<bool> &features);
+
+/// tuningCpuName for this host (computed once).
+const std::string &hostTuningCpuName();
+
+} // namespace convgen
+
+#endif // CONV_RUNTIME_HOSTCPU_H

@@ -78,6 +78,11 @@ void mlir::conv::buildConvToLinalgPipeline(
     // stem +5 %, 3x3 layers +1-5 %, GoogLeNet's 5x5 192 -> 32 +9 %, dilated
     // 3x3 +5 %; with 2 threads -2 to +3 %.
     convOptions.dwSmallFilterBlockBytes = l2 / 2;
+    // Those with wide 2-D rows: blocks of half the L1 (BackpropFilter.cpp,
+    // kMinWideRowPositions).
+    int64_t l1 =
+        options.l1CacheBytes > 0 ? int64_t(options.l1CacheBytes) : host.l1Bytes;
+    convOptions.dwWideRowBlockBytes = l1 / 2;
     // Taps not a multiple of the threads: split their output channels so
     // that every thread gets the same work.
     convOptions.dwThreads = resolveNumThreads(options.numThreads);

@@ -105,6 +105,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "bytes use reduction blocks of this size instead (when smaller; "
            "the L2: the taps re-read each block from there; 0: no such "
            "blocks)">,
+    Option<"dwWideRowBlockBytes", "dw-wide-row-block-bytes", "int64_t",
+           /*default=*/"0",
+           "Those of them that are 2-D, ungrouped and have output rows of at "
+           "least 48 positions use reduction blocks of this many bytes "
+           "instead (when smaller; half the L1: the taps re-read a block's "
+           "out_backprop from there; blocks of one row when a row is "
+           "larger; 0: no such blocks)">,
     Option<"dwSplitMaxBytes", "dw-split-max-bytes", "int64_t",
            /*default=*/"0",
            "Split-K: a single-contraction filter gradient (one tap, or "

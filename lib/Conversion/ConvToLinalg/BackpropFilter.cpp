@@ -208,6 +208,15 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
 constexpr int64_t kMinBlockFlops = int64_t(1) << 20;
 constexpr int64_t kMinThreadedBlockFlops = int64_t(16) << 20;
 
+/// The fewest output positions a row of a 2-D filter gradient with a small
+/// dW has for its reduction blocks to be sized for the L1
+/// (BackpropFilterLoweringOptions::wideRowBlockBytes). Each block re-reads
+/// and re-writes dW: one row of 48 positions or more makes that at most one
+/// dW read and write per 96 FLOPs of each dW element. Narrower rows (28
+/// positions: ResNet's 3x3 stride-2 128-channel layer, GoogLeNet's 5x5 192
+/// -> 32) measured -3 to -7 % with 2 threads in 1-row blocks.
+constexpr int64_t kMinWideRowPositions = 48;
+
 /// The most taps in a tap plane (lowerTapPlanes) with 16-lane vectors, one
 /// accumulator each at least; half with 8 lanes (AVX2's 16 registers: 3x3).
 /// (5x5 kernels, 25 accumulators, ran 1.6-1.8x faster with 1 thread, 240
@@ -220,6 +229,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                          const BackpropFilterLoweringOptions &options)
       : OpRewritePattern(ctx), reductionBlockBytes(options.reductionBlockBytes),
         smallFilterBlockBytes(options.smallFilterBlockBytes),
+        wideRowBlockBytes(options.wideRowBlockBytes),
         splitMaxBytes(options.splitMaxBytes),
         splitTapsMaxBytes(options.splitTapsMaxBytes), threads(options.threads),
         bf16Pairs(options.bf16Pairs), cutLongRows(options.cutLongRows),
@@ -233,6 +243,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// The block size instead for multi-tap filter gradients whose dW is at
   /// most twice this many bytes (0: none).
   int64_t smallFilterBlockBytes;
+
+  /// The block size instead for those of them with wide output rows
+  /// (wideRowBlocksApply; 0: none).
+  int64_t wideRowBlockBytes;
 
   /// Split-K applies to single-tap filter gradients whose dW (all parts
   /// together) is at most this many bytes (0: never).
@@ -1170,8 +1184,23 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&
         (reductionBlockBytes <= 0 ||
          smallFilterBlockBytes < reductionBlockBytes)) {
+      // Wide 2-D rows: blocks that fit half the L1 (one row when a row is
+      // larger), so that the taps and every register tile re-read the
+      // block's out_backprop rows from the L1. ResNet's 56x56 64 -> 64 3x3
+      // layer (a 14 KiB out_backprop row, re-read by 9 taps x 11 register
+      // tiles) ran its 28-row blocks from the L2. conv-run --compare, 40
+      // call pairs, 1 / 2 threads, Intel Xeon (Sapphire Rapids class, 48
+      // KiB L1): rn3 +11 / +8 %, db3 +7 / +9 %, rn1 +3 / +2 %, db2 +4 /
+      // +1 %, db1 / db4 / db5 within +-2 %. (All multi-tap small-dW layers
+      // in half-L1 blocks: 28-position rows -3 to -7 % with 2 threads, the
+      // grouped 3-D ResNeXt layer -8 %, 1-D WaveNet +5 / -4 %.)
+      bool wideRows = wideRowBlockBytes > 0 &&
+                      wideRowBlockBytes < smallFilterBlockBytes &&
+                      g.numSpatialDims == 2 && g.groups == 1 &&
+                      g.outSpatial[1] >= kMinWideRowPositions;
       BlockPlan small =
-          planBlocks(g, windowType, dyType, smallFilterBlockBytes,
+          planBlocks(g, windowType, dyType,
+                     wideRows ? wideRowBlockBytes : smallFilterBlockBytes,
                      threadedBlocks ? kMinThreadedBlockFlops : kMinBlockFlops);
       if (!small.remainder || plan.remainder)
         plan = small;

@@ -62,6 +62,7 @@ struct ConvertConvToLinalgPass
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;
+    dwOptions.wideRowBlockBytes = dwWideRowBlockBytes;
     dwOptions.splitMaxBytes = dwSplitMaxBytes;
     dwOptions.splitTapsMaxBytes = dwSplitTapsMaxBytes;
     dwOptions.threads = dwThreads;

@@ -158,6 +158,12 @@ struct BackpropFilterLoweringOptions {
   /// the block from the L2 rather than the L3, at the price of re-reading dW
   /// once per block; 0: no such blocks.
   int64_t smallFilterBlockBytes = 0;
+  /// Blocks of this many bytes (half the L1) instead for those of them that
+  /// are 2-D, ungrouped and have output rows of at least
+  /// kMinWideRowPositions positions (one row when a row is larger): the
+  /// taps and register tiles then re-read a block's out_backprop rows from
+  /// the L1 rather than the L2 (docs/Lowering.md §2.2); 0: no such blocks.
+  int64_t wideRowBlockBytes = 0;
   /// Split-K: a single-tap op with a long reduction, an even batch and at
   /// most this many bytes of dW for two parts splits its batch into 2
   /// halves summed separately (an scf.forall) and added in order

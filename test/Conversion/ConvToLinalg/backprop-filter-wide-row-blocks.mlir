@@ -1,0 +1,49 @@
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=100000000 dw-small-filter-block-bytes=1000000 dw-wide-row-block-bytes=24576" --split-input-file | FileCheck %s
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=100000000 dw-small-filter-block-bytes=1000000" --split-input-file | FileCheck %s --check-prefix=L2
+
+// Wide-row blocks: a multi-tap 2-D ungrouped filter gradient with a small dW
+// (at most twice `dw-small-filter-block-bytes`) whose output rows have at
+// least 48 positions runs its taps over blocks of `dw-wide-row-block-bytes`
+// (half the L1) instead, one row when a row is larger, so that the taps and
+// register tiles re-read the block's out_backprop from the L1.
+
+// 56-position rows of (58 + 56) x 64 x 4 B = 29184 B > 24576: one row a
+// block (2 x 56 x 9 x 64 x 64 = 4.1 MFLOP). Without the option: 1 MB blocks
+// of 28 rows.
+// CHECK-LABEL: func.func @wide_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c56 step %c1
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x?x56x64xf32>, tensor<1x?x56x64xf32>)
+// L2-LABEL: func.func @wide_rows
+// L2:         scf.for %{{.*}} = %c0 to %c56 step %c28
+func.func @wide_rows(%x: tensor<1x56x56x64xf32>, %dy: tensor<1x56x56x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
+}
+
+// -----
+
+// 28-position rows: each 1-row block would re-read and re-write dW every 56
+// FLOPs of each of its elements; the small-filter rule stands (the whole
+// reduction fits 1 MB: no blocks).
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK-NOT:     scf.for %
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x?x28x64xf32>, tensor<1x?x28x64xf32>)
+func.func @narrow_rows(%x: tensor<1x56x28x64xf32>, %dy: tensor<1x56x28x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x56x28x64xf32>, tensor<1x56x28x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
+}
+
+// -----
+
+// Grouped layers keep the small-filter blocks: 14 rows of 1 MB either way.
+// CHECK-LABEL: func.func @grouped
+// CHECK:         scf.for %{{.*}} = %c0 to %c56 step %c14
+// CHECK:           scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// L2-LABEL: func.func @grouped
+// L2:         scf.for %{{.*}} = %c0 to %c56 step %c14
+func.func @grouped(%x: tensor<1x56x56x128xf32>, %dy: tensor<1x56x56x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x56x56x128xf32>, tensor<1x56x56x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
+}

@@ -1295,7 +1295,8 @@ int main(int argc, char **argv) {
   llvm::outs() << "host: " << cpuModel() << ", " << cores
                << " hardware threads, LLVM CPU " << hostTuningCpuName();
   if (llvm::sys::getHostCPUName() != hostTuningCpuName())
-    llvm::outs() << " (CPUID model: " << llvm::sys::getHostCPUName() << ")";
+    llvm::outs() << " (LLVM names the CPUID model "
+                 << llvm::sys::getHostCPUName() << ")";
   llvm::outs() << "\n";
   llvm::outs() << (useOnednn ? onednnDescription()
                              : std::string(noOnednn ? "oneDNN: disabled "

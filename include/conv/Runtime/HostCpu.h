@@ -7,10 +7,11 @@
 // LLVM calls `rocketlake` (a client core), while its features (AMX among
 // them) are a Sapphire-Rapids-class server core's. The name only picks the
 // scheduling model and tuning of LLVM's code generator (the instruction set
-// comes from the host's features either way), but the Rocket Lake model
-// schedules the register tiles' loads early enough to spill accumulators in
-// the inner loops of some 1x1 and 3x3 filter gradients. See docs/Codegen.md
-// (JIT).
+// comes from the host's features either way), but under the Rocket Lake
+// model the machine scheduler moved register-tile loads early enough to
+// spill accumulators (ResNet's 56x56x64 -> 256 1x1 filter gradient: five
+// zmm spills and reloads an inner-loop iteration). See docs/Codegen.md
+// (LLVM settings).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1194,9 +1194,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       // +1 %, db1 / db4 / db5 within +-2 %. (All multi-tap small-dW layers
       // in half-L1 blocks: 28-position rows -3 to -7 % with 2 threads, the
       // grouped 3-D ResNeXt layer -8 %, 1-D WaveNet +5 / -4 %.)
+      // Not where the taps run on the threads: each block would fork and
+      // join them once (rn3 with 3 images on 2 threads, no split-K). A
+      // single contraction (every tap fused with ci: db3) forks nothing.
+      bool blocksFork = threadedBlocks && independentContractions(g) > 1;
       bool wideRows = wideRowBlockBytes > 0 &&
                       wideRowBlockBytes < smallFilterBlockBytes &&
-                      g.numSpatialDims == 2 && g.groups == 1 &&
+                      !blocksFork && g.numSpatialDims == 2 && g.groups == 1 &&
                       g.outSpatial[1] >= kMinWideRowPositions;
       BlockPlan small =
           planBlocks(g, windowType, dyType,

@@ -1,5 +1,6 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=100000000 dw-small-filter-block-bytes=1000000 dw-wide-row-block-bytes=24576" --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=100000000 dw-small-filter-block-bytes=1000000" --split-input-file | FileCheck %s --check-prefix=L2
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-reduction-block-bytes=100000000 dw-small-filter-block-bytes=1000000 dw-wide-row-block-bytes=24576 dw-threads=2" --split-input-file | FileCheck %s --check-prefix=THREADS
 
 // Wide-row blocks: a multi-tap 2-D ungrouped filter gradient with a small dW
 // (at most twice `dw-small-filter-block-bytes`) whose output rows have at
@@ -16,6 +17,11 @@
 // CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x?x56x64xf32>, tensor<1x?x56x64xf32>)
 // L2-LABEL: func.func @wide_rows
 // L2:         scf.for %{{.*}} = %c0 to %c56 step %c28
+// Where the taps run on the threads (one image: no split-K parts), each
+// block would fork and join them: the small-filter blocks stand.
+// THREADS-LABEL: func.func @wide_rows
+// THREADS:         scf.for %{{.*}} = %c0 to %c56 step %c28
+// THREADS:           scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
 func.func @wide_rows(%x: tensor<1x56x56x64xf32>, %dy: tensor<1x56x56x64xf32>) -> tensor<3x3x64x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x56x56x64xf32>, tensor<1x56x56x64xf32> -> tensor<3x3x64x64xf32>
   return %dw : tensor<3x3x64x64xf32>
@@ -46,4 +52,24 @@ func.func @narrow_rows(%x: tensor<1x56x28x64xf32>, %dy: tensor<1x56x28x64xf32>) 
 func.func @grouped(%x: tensor<1x56x56x128xf32>, %dy: tensor<1x56x56x64xf32>) -> tensor<3x3x64x64xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x56x56x128xf32>, tensor<1x56x56x64xf32> -> tensor<3x3x64x64xf32>
   return %dw : tensor<3x3x64x64xf32>
+}
+
+// -----
+
+// Every tap fused with the single input channel: one contraction, no forall
+// over the taps, so its blocks fork nothing and take one row with 2 threads
+// too (30720 + 1928 B a row).
+// CHECK-LABEL: func.func @single_channel
+// CHECK:         scf.for %{{.*}} = %c0 to %c48 step %c1
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+// L2-LABEL: func.func @single_channel
+// L2:         scf.for %{{.*}} = %c0 to %c48 step %c24
+// THREADS-LABEL: func.func @single_channel
+// THREADS:         scf.for %{{.*}} = %c0 to %c48 step %c1
+// THREADS-NOT:     scf.forall
+// THREADS:         return
+func.func @single_channel(%x: tensor<1x48x480x1xf32>, %dy: tensor<1x48x480x16xf32>) -> tensor<3x3x1x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x48x480x1xf32>, tensor<1x48x480x16xf32> -> tensor<3x3x1x16xf32>
+  return %dw : tensor<3x3x1x16xf32>
 }

@@ -1,5 +1,4 @@
-//===- HostCpu.h - The CPU the JIT tunes its code for ------------*- C++
-//-*-===//
+//===- HostCpu.h - The CPU the JIT tunes its code for -----------*- C++ -*-===//
 //
 // LLVM names the host CPU from the family and model numbers of CPUID. Inside
 // a virtual machine those numbers may be the hypervisor's choice rather than

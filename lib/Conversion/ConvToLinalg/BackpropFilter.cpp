@@ -244,8 +244,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// most twice this many bytes (0: none).
   int64_t smallFilterBlockBytes;
 
-  /// The block size instead for those of them with wide output rows
-  /// (wideRowBlocksApply; 0: none).
+  /// The block size instead for those of them with wide output rows (the
+  /// wideRows condition of lowerInBlocks; 0: none).
   int64_t wideRowBlockBytes;
 
   /// Split-K applies to single-tap filter gradients whose dW (all parts

@@ -140,17 +140,18 @@ func.func @row_blocks_cut_border(%x: tensor<1x6x200x8xf32>, %dy: tensor<1x6x200x
 
 // A 3-D layer whose one depth row (window 26x22x8 + out_backprop 24x20x16,
 // x 4 B = 49024 B) exceeds the budget: blocks of rows of the second
-// dimension inside each depth row, 30000 / (3 x 22 x 8 x 4 + 20 x 16 x 4)
-// = 8 rows (the window has the tap's 3 depth rows), 3 of them. Both block
-// loops cut the taps' padding rows: the depth rows to the tap's 0 or 1
-// rows of the block, the rows to at most 8; not the 20 columns (> 16).
+// dimension, 30000 / (3 x 22 x 8 x 4 + 20 x 16 x 4) = 8 rows (the window has
+// the tap's 3 depth rows), 3 of them, each over every depth row in turn
+// (the next depth row re-reads 2 of the block's 3 window depth rows). Both
+// block loops cut the taps' padding rows: the depth rows to the tap's 0 or
+// 1 rows of the block, the rows to at most 8; not the 20 columns (> 16).
 // CHECK-LABEL: func.func @nested_row_blocks
-// CHECK:         scf.for %[[D:.*]] = %c0 to %c4 step %c1
-// CHECK:           tensor.extract_slice %{{.*}}[0, %[[D]], 0, 0, 0] [1, 1, 24, 20, 16] [1, 1, 1, 1, 1]
-// CHECK:           tensor.extract_slice %{{.*}}[0, %[[D]], 0, 0, 0] [1, 3, 26, 22, 8] [1, 1, 1, 1, 1]
-// CHECK:           scf.for %[[H:.*]] = %{{.*}} to %c24 step %c8
-// CHECK:             tensor.extract_slice %{{.*}}[0, 0, %[[H]], 0, 0] [1, 1, 8, 20, 16] [1, 1, 1, 1, 1]
-// CHECK:             tensor.extract_slice %{{.*}}[0, 0, %[[H]], 0, 0] [1, 3, 10, 22, 8] [1, 1, 1, 1, 1]
+// CHECK:         scf.for %[[H:.*]] = %c0 to %c24 step %c8
+// CHECK:           tensor.extract_slice %{{.*}}[0, 0, %[[H]], 0, 0] [1, 4, 8, 20, 16] [1, 1, 1, 1, 1]
+// CHECK:           tensor.extract_slice %{{.*}}[0, 0, %[[H]], 0, 0] [1, 6, 10, 22, 8] [1, 1, 1, 1, 1]
+// CHECK:           scf.for %[[D:.*]] = %{{.*}} to %c4 step %c1
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[D]], 0, 0, 0] [1, 1, 8, 20, 16] [1, 1, 1, 1, 1]
+// CHECK:             tensor.extract_slice %{{.*}}[0, %[[D]], 0, 0, 0] [1, 3, 10, 22, 8] [1, 1, 1, 1, 1]
 // CHECK:             scf.forall (%[[KD:.*]], %[[KH:.*]], %{{.*}}) in (3, 3, 3)
 // CHECK:               affine.max affine_map<(d0, d1) -> (0, -d0 - d1 + 1)>(%[[KD]], %[[D]])
 // CHECK:               affine.min affine_map<(d0, d1) -> (1, -d0 - d1 + 5)>(%[[KD]], %[[D]])

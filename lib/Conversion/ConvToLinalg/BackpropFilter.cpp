@@ -200,6 +200,12 @@ Value collapseRange(OpBuilder &b, Location loc, Value v, int64_t first,
   return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
 }
 
+/// The most output channels of a single contraction that the code
+/// generator keeps in one column block with several threads (one AVX-512
+/// vector; AVX2 register tiles have 2 vectors of 8): more are split over the
+/// threads inside each reduction block.
+constexpr int64_t kMaxUnsplitColumns = 16;
+
 /// The least work of a small-filter reduction block that lowerInBlocks
 /// chooses for its divisibility: with one thread (blocks of 2 MFLOP ran
 /// faster; WaveNet's 84349 positions, a prime, must not become 1-position
@@ -1195,9 +1201,17 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       // in half-L1 blocks: 28-position rows -3 to -7 % with 2 threads, the
       // grouped 3-D ResNeXt layer -8 %, 1-D WaveNet +5 / -4 %.)
       // Not where the taps run on the threads: each block would fork and
-      // join them once (rn3 with 3 images on 2 threads, no split-K). A
-      // single contraction (every tap fused with ci: db3) forks nothing.
-      bool blocksFork = threadedBlocks && independentContractions(g) > 1;
+      // join them once (rn3 with 3 images on 2 threads, no split-K). Nor
+      // where a single contraction (every tap fused with ci) has more than
+      // 16 output channels: the code generator splits them over the
+      // threads in blocks of its register tile's columns, inside each
+      // block (DeepBench's 108x108x3 -> 64 3x3 s2 layer with one or three
+      // images on 2 threads forked once per output row, at half its
+      // one-thread speed). With 16 (db3) there is one column block, no
+      // thread split and no fork.
+      bool blocksFork =
+          threadedBlocks && (independentContractions(g) > 1 ||
+                             g.outChannels > kMaxUnsplitColumns);
       bool wideRows = wideRowBlockBytes > 0 &&
                       wideRowBlockBytes < smallFilterBlockBytes &&
                       !blocksFork && g.numSpatialDims == 2 && g.groups == 1 &&

@@ -73,3 +73,22 @@ func.func @single_channel(%x: tensor<1x48x480x1xf32>, %dy: tensor<1x48x480x16xf3
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x48x480x1xf32>, tensor<1x48x480x16xf32> -> tensor<3x3x1x16xf32>
   return %dw : tensor<3x3x1x16xf32>
 }
+
+// -----
+
+// The same single contraction with 64 output channels: the code generator
+// splits them over 2 threads inside each block, so one-row blocks would
+// fork once per row. With 2 threads it keeps the half-L2 blocks (8 rows of
+// 1928 + 122880 B); with one, the one-row blocks.
+// CHECK-LABEL: func.func @single_channel_wide
+// CHECK:         scf.for %{{.*}} = %c0 to %c48 step %c1
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+// THREADS-LABEL: func.func @single_channel_wide
+// THREADS:         scf.for %{{.*}} = %c0 to %c48 step %c8
+// THREADS-NOT:     scf.forall
+// THREADS:         return
+func.func @single_channel_wide(%x: tensor<1x48x480x1xf32>, %dy: tensor<1x48x480x64xf32>) -> tensor<3x3x1x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x48x480x1xf32>, tensor<1x48x480x64xf32> -> tensor<3x3x1x64xf32>
+  return %dw : tensor<3x3x1x64xf32>
+}

@@ -69,20 +69,23 @@ func.func @empty(%y: tensor<2x4x0x2xbf16>) -> tensor<2x2x4x0xbf16> {
 
 // A 2-D relayout (the columns lowering's kernel transpose, KT = K^T) has no
 // outer dimension to split: with at least 64K elements, the threads split
-// the dimension contiguous in the input (260 rows of the output) in whole
-// 8 x 8 squares, 136 + 124 rows (the second chunk's last 4 rows: the
-// remainder loop). That dimension is the innermost loop: the squares read
-// along the input's rows (8 sequential streams), not down its columns.
+// the dimension contiguous in the output (its 256 columns) in whole 8 x 8
+// squares, 128 + 128 columns, so that each thread writes its own columns of
+// every row (the output channels of a transposed convolution's kernel tap,
+// which a phase split by output channels reads on the same core). The
+// input-contiguous dimension is the innermost loop: the squares read along
+// the input's rows (8 sequential streams), not down its columns; its last
+// 4 rows of the output are the remainder.
 // CHECK-LABEL: func.func @matrix
-// CHECK:         scf.forall (%[[R:.*]]) = (0) to (260) step (136)
-// CHECK:           %[[ROWS:.*]] = affine.min affine_map<(d0) -> (-d0 + 260, 136)>(%[[R]])
-// CHECK:           scf.for %[[C:.*]] = %c0 to %c256 step %c8
-// CHECK:             %[[FULL:.*]] = affine.apply affine_map<()[s0] -> ((s0 floordiv 8) * 8)>()[%[[ROWS]]]
-// CHECK:             scf.for %[[I:.*]] = %c0 to %[[FULL]] step %c8
-// CHECK:               %[[IN:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[R]], %[[I]]]
-// CHECK:               vector.transfer_read %arg0[%[[C]], %[[IN]]]
+// CHECK:         scf.forall (%[[C:.*]]) = (0) to (256) step (128)
+// CHECK:           scf.for %[[J:.*]] = %c0 to %c128 step %c8
+// CHECK:             scf.for %[[I:.*]] = %c0 to %c256 step %c8
+// CHECK:               %[[IN:.*]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[C]], %[[J]]]
+// CHECK:               vector.transfer_read %arg0[%[[IN]], %[[I]]]
 // CHECK:               vector.transpose {{.*}}, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
-// CHECK:             scf.for %{{.*}} = %[[FULL]] to %[[ROWS]] step %c8
+// CHECK:               vector.transfer_write {{.*}}[%[[I]], %[[J]]]
+// CHECK:             vector.transfer_read %arg0[%{{.*}}, %c256]{{.*}} : tensor<256x260xf32>, vector<8x4xf32>
+// CHECK:             vector.transpose {{.*}}, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
 func.func @matrix(%k: tensor<256x260xf32>) -> tensor<260x256xf32> {
   %e = tensor.empty() : tensor<260x256xf32>
   %t = linalg.transpose ins(%k : tensor<256x260xf32>) outs(%e : tensor<260x256xf32>) permutation = [1, 0] {conv.role = "relayout"}

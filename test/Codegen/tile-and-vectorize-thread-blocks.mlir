@@ -52,3 +52,23 @@ func.func @two_blocks(%x: tensor<1x8x64x1xf32>, %dy: tensor<1x8x64x64xf32>) -> t
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x8x64x1xf32>, tensor<1x8x64x64xf32> -> tensor<3x3x1x64xf32>
   return %dw : tensor<3x3x1x64xf32>
 }
+
+// -----
+
+// A transposed convolution of one small image (DCGAN's 4x4 stride-2 `same`
+// layer, tap by tap): each tap's kernel (128 x 512) is larger than its
+// input (at most 16 positions), so the threads split the output channels,
+// in whole register-tile column blocks (2 x 64), both in the tap's kernel
+// relayout ([Cout, Cin] -> [Cin, Cout], the output's contiguous dimension)
+// and in its contraction: each thread reads the kernel half that it wrote.
+// CHECK-LABEL: func.func @one_image_transpose
+// CHECK:         scf.forall (%[[R:[a-z0-9]+]]) = (0) to (128) step (64) shared_outs(%{{.*}}) -> (tensor<512x128xf32>)
+// CHECK:           vector.transpose %{{.*}}, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:         scf.forall (%[[C:[a-z0-9]+]]) = (0) to (128) step (64) shared_outs(%{{.*}}) -> (tensor<1x4x4x128xf32>)
+// CHECK:           vector.contract
+// ONE-LABEL: func.func @one_image_transpose
+// ONE-NOT:       scf.forall
+func.func @one_image_transpose(%x: tensor<1x4x4x512xf32>, %k: tensor<4x4x128x512xf32>) -> tensor<1x8x8x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same strides = [2, 2] dilation_rate = [1, 1] : tensor<1x4x4x512xf32>, tensor<4x4x128x512xf32> -> tensor<1x8x8x128xf32>
+  return %y : tensor<1x8x8x128xf32>
+}

@@ -65,6 +65,17 @@
 // RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=1 --output %t.rseq.npy
 // RUN: conv-run %s --entry nhwc_f32_row_parts --seed 21 --num-threads=2 --min-parallel-flops=0 --output %t.rpar.npy
 // RUN: cmp %t.rseq.npy %t.rpar.npy
+// 3-D layers in nested row blocks (a last-level cache of 4 x 12000 B: each
+// block of 2 rows of the second dimension runs over the depth rows,
+// docs/Lowering.md §2.2): strided SAME with 2 images, and dilated SAME (the
+// taps' padding rows cut in both block loops), 1 and 2 threads,
+// bit-identical.
+// RUN: conv-run %s --entry ndhwc_f32_nested_s2 --check --seed 22 --l3-cache-bytes=48000 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_f32_nested_s2 --check --seed 23 --l3-cache-bytes=48000 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_f32_nested_dilated --check --seed 24 --l3-cache-bytes=48000 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry ndhwc_f32_nested_dilated --seed 25 --l3-cache-bytes=48000 --num-threads=1 --output %t.nseq.npy
+// RUN: conv-run %s --entry ndhwc_f32_nested_dilated --seed 25 --l3-cache-bytes=48000 --num-threads=2 --min-parallel-flops=0 --output %t.npar.npy
+// RUN: cmp %t.nseq.npy %t.npar.npy
 
 // bf16 channels-first with groups, stride 2 and dilation 3: the relayouts
 // transpose 9 x 14 and 6 x 7 bf16 tiles, as i16 (LLVM 22 miscompiled the
@@ -262,4 +273,14 @@ func.func @nhwc_f32_rows_divisor(%x: tensor<1x77x47x32xf32>, %dy: tensor<1x38x23
           strides = [2, 2] dilations = [1, 1]
           : tensor<1x77x47x32xf32>, tensor<1x38x23x64xf32> -> tensor<3x3x32x64xf32>
   return %dw : tensor<3x3x32x64xf32>
+}
+
+func.func @ndhwc_f32_nested_s2(%x: tensor<2x7x20x18x8xf32>, %dy: tensor<2x4x10x9x8xf32>) -> tensor<3x3x3x8x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = SAME strides = [2, 2, 2] dilations = [1, 1, 1] : tensor<2x7x20x18x8xf32>, tensor<2x4x10x9x8xf32> -> tensor<3x3x3x8x8xf32>
+  return %dw : tensor<3x3x3x8x8xf32>
+}
+
+func.func @ndhwc_f32_nested_dilated(%x: tensor<1x6x16x16x8xf32>, %dy: tensor<1x6x16x16x16xf32>) -> tensor<3x3x3x8x16xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = SAME strides = [1, 1, 1] dilations = [2, 2, 2] : tensor<1x6x16x16x8xf32>, tensor<1x6x16x16x16xf32> -> tensor<3x3x3x8x16xf32>
+  return %dw : tensor<3x3x3x8x16xf32>
 }

@@ -57,8 +57,9 @@ func.func @grouped(%x: tensor<1x56x56x128xf32>, %dy: tensor<1x56x56x64xf32>) -> 
 // -----
 
 // Every tap fused with the single input channel: one contraction, no forall
-// over the taps, so its blocks fork nothing and take one row with 2 threads
-// too (30720 + 1928 B a row).
+// over the taps, and its 16 output channels are one column block that the
+// code generator does not split over threads, so its blocks fork nothing
+// and take one row with 2 threads too (30720 + 1928 B a row).
 // CHECK-LABEL: func.func @single_channel
 // CHECK:         scf.for %{{.*}} = %c0 to %c48 step %c1
 // CHECK-NOT:     scf.forall

@@ -133,6 +133,14 @@ constexpr llvm::StringLiteral kHoistEarlyAttr = "conv.hoist_early";
 /// +2 / -1 % (1 / 2 threads).
 constexpr int64_t kMaxTapRowAccumulators = 24;
 
+/// Dense tap rows (an ungrouped layer's tap-row contraction): the input
+/// channels of a register tile (x K taps x one vector of output channels),
+/// how many times LLVM unrolls its loop over the window positions, and the
+/// mark of such tiles (see the tiling).
+constexpr int64_t kDenseTapRowChannels = 4;
+constexpr int64_t kDenseTapRowUnroll = 8;
+constexpr llvm::StringLiteral kDenseTapRowsAttr = "conv.dense_tap_rows";
+
 /// How many positions ahead a tap-row tile's loop prefetches its rows.
 /// conv-run --compare (10 call pairs, 1 thread, Emerald Rapids, ResNeXt's
 /// 3-D layer; group blocks outermost then): against no prefetch 4 +6 %,
@@ -1320,6 +1328,43 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 1; d < numLoops; ++d)
       inner[d] = 1;
     colsDim = c;
+  } else if (role.getValue() == kRoleDwTapRow && ranges[0] == 1 &&
+             ranges[2] % lanes(accType) == 0) {
+    // Dense tap rows (an ungrouped layer, docs/Lowering.md §2.8): loops
+    // [g = 1, ci, co, k, b, o_0..o_{n-2}, q]. kDenseTapRowChannels input
+    // channels x one vector of output channels x K taps, the blocks
+    // outermost (each sweeps every row of the reduction block, its
+    // accumulators in registers throughout), the accumulator slices
+    // hoisted early (their unit group dimension), and the loop over the
+    // window positions unrolled kDenseTapRowUnroll times by LLVM, which
+    // then loads each out_backprop row once for the K taps of the
+    // positions of a step instead of once per tap. conv-run --compare
+    // (12 call pairs, 1 thread, GoogLeNet's 5x5 192 -> 32) against the
+    // rolled loop: unrolled 2 +4 %, 4 +8 %, 8 +8 %, 12 +10 %; 3 channels
+    // -5 %, 2 channels x 2 vectors -2 %; the blocks inside the rows (as the
+    // grouped tiles) -1 % (rolled).
+    int64_t g = 0, ci = 1, co = 2, k = 3;
+    channelsLast = true;
+    int64_t cb = kDenseTapRowChannels;
+    while (cb > 1 && ranges[ci] % cb != 0)
+      --cb;
+    int64_t cols = lanes(accType);
+    outer[ci] = cb == ranges[ci] ? 0 : cb;
+    outer[co] = cols == ranges[co] ? 0 : cols;
+    inner[g] = 1;
+    inner[ci] = cb;
+    inner[co] = cols;
+    inner[k] = 1;
+    for (int64_t d = k + 1; d < numLoops; ++d)
+      inner[d] = 1;
+    innerInterchange = {g, ci, co};
+    for (int64_t d = k + 1; d < numLoops; ++d)
+      innerInterchange.push_back(d);
+    innerInterchange.push_back(k);
+    op->setAttr(kUnrollTapsDimAttr, rewriter.getDenseI64ArrayAttr({k}));
+    op->setAttr(kDenseTapRowsAttr, rewriter.getUnitAttr());
+    colsDim = -1;
+    hoistEarly = true;
   } else if (role.getValue() == kRoleDwTapRow) {
     // Tap rows (docs/Lowering.md §2.8): loops [g, ci, co, k, b,
     // o_0..o_{n-2}, q]. A register tile holds every tap and input channel
@@ -2642,6 +2687,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     unrollDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     op->removeAttr(kUnrollDimsAttr);
   }
+  bool denseTapRows = op->hasAttr(kDenseTapRowsAttr);
+  op->removeAttr(kDenseTapRowsAttr);
   SmallVector<int64_t> unrollTapsDims;
   if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kUnrollTapsDimAttr)) {
     unrollTapsDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
@@ -2806,6 +2853,23 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     if (positions)
       positions->setAttr(kPrefetchAheadAttr,
                          rewriter.getI64IntegerAttr(kTapRowPrefetchDistance));
+    // Dense tap rows: LLVM unrolls the positions loop (see the tiling).
+    if (positions && denseTapRows) {
+      MLIRContext *ctx = rewriter.getContext();
+      auto unroll = LLVM::LoopUnrollAttr::get(
+          ctx, /*disable=*/{},
+          /*count=*/rewriter.getI32IntegerAttr(kDenseTapRowUnroll),
+          /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+          /*followupRemainder=*/{}, /*followupAll=*/{});
+      positions->setAttr(
+          conv::kLoopAnnotationAttr,
+          LLVM::LoopAnnotationAttr::get(
+              ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
+              /*interleave=*/{}, unroll, /*unrollAndJam=*/{}, /*licm=*/{},
+              /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{},
+              /*unswitch=*/{}, /*mustProgress=*/{}, /*isVectorized=*/{},
+              /*startLoc=*/{}, /*endLoc=*/{}, /*parallelAccesses=*/{}));
+    }
   }
   return success();
 }

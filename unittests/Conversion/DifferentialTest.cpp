@@ -1458,6 +1458,48 @@ TEST(Differential, BackpropFilterTapRows) {
   expectBackpropFilterAcrossThreads(cases, options, {1u, 2u, 3u}, "tap rows");
 }
 
+/// Dense tap rows (dw-tap-rows=on, docs/Lowering.md §2.8): ungrouped
+/// channels-last f32 filter gradients with 5 or more taps along a stride-1
+/// last dimension, whose reduction is long enough for split-K parts (an
+/// even batch, over 8192 positions), contract those taps together in
+/// register tiles of 4 input channels. VALID, SAME and explicit asymmetric
+/// padding, 5 and 7 taps, input channels 8 and 12, output channels 16 and
+/// 48, each compared with the reference with 1, 2 and 3 threads and
+/// bit-identical across them (the lit test
+/// backprop-filter-dense-tap-rows.mlir pins the rule; these shapes take
+/// dense tap rows with every thread count).
+TEST(Differential, BackpropFilterDenseTapRows) {
+  std::mt19937 rng(envOr("CONVGEN_DIFF_SEED", 20261205) + 21);
+  struct Shape2D {
+    int64_t batch, h, w, kh, kw, ci, co;
+    FilterPadding padding;
+    std::vector<int64_t> explicitPads;
+  };
+  const Shape2D shapes[] = {
+      {2, 20, 350, 5, 5, 8, 16, FilterPadding::Valid, {}},
+      {2, 10, 420, 3, 7, 8, 48, FilterPadding::Same, {}},
+      {4, 6, 360, 1, 5, 12, 16, FilterPadding::Explicit, {0, 0, 1, 3}},
+  };
+  std::vector<BackpropFilterCase> cases;
+  for (const Shape2D &d : shapes) {
+    BackpropFilterSpec s;
+    s.elementType = ElementType::F32;
+    s.attrs.layout = DataLayout::ChannelsLast;
+    s.attrs.padding = d.padding;
+    s.attrs.explicitPaddings = d.explicitPads;
+    s.attrs.strides = {1, 1};
+    s.attrs.dilations = {1, 1};
+    s.filterShape = {d.kh, d.kw, d.ci, d.co};
+    ASSERT_TRUE(setActivationShapes(s, d.batch, d.ci, {d.h, d.w}))
+        << "shape " << cases.size();
+    cases.push_back(makeCase(s, rng));
+  }
+  CompileOptions options;
+  options.dwTapRows = "on";
+  expectBackpropFilterAcrossThreads(cases, options, {1u, 2u, 3u},
+                                    "dense tap rows");
+}
+
 /// Depthwise filter gradients (one input and one output channel a group:
 /// groups = channels; docs/Lowering.md §2, step 7), whose taps are
 /// elementwise over the channels: random 1-D to 3-D layers, both layouts,

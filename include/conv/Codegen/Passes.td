@@ -188,6 +188,8 @@ def ConvCPUTileAndVectorizePass
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
+    // The loop annotations of dense tap-row tiles (#llvm.loop_annotation).
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <functional>
 #include <limits>
@@ -230,6 +231,13 @@ constexpr int64_t kMinWideRowPositions = 48;
 /// period of the host, against 50 ms tap by tap.)
 constexpr int64_t kMaxTapPlaneTaps = 24;
 
+/// Tap rows (lowerTapRows): the fewest positions along the last dimension
+/// that all taps read; dense tap rows' fewest taps along it and their
+/// register tiles' input channels (conv-cpu-tile-and-vectorize).
+constexpr int64_t kMinTapRowInterior = 4;
+constexpr int64_t kMinDenseTapRowTaps = 5;
+constexpr int64_t kDenseTapRowChannels = 4;
+
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToLinalg(MLIRContext *ctx,
                          const BackpropFilterLoweringOptions &options)
@@ -280,6 +288,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// The f32 lanes of the vectors that depthwise tap planes are lowered
   /// for (0: none; see lowerTapPlanes).
   int64_t tapPlaneLanes;
+
+  /// Set while lowerInParts lowers the split-K parts of an op (and its odd
+  /// last row): the condition of dense tap rows (denseTapRowsApply) that
+  /// does not depend on the thread count, which only moves the parts.
+  mutable bool inSplitParts = false;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -800,6 +813,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                    cast<RankedTensorType>(dy.getType()).getElementType());
     if (parts <= 1)
       return lowerInThreadParts(rewriter, loc, g, window, dy, dw);
+    bool wasInSplitParts = inSplitParts;
+    inSplitParts = true;
+    auto restore =
+        llvm::make_scope_exit([&] { inSplitParts = wasInSplitParts; });
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = dwType.getRank();
     SmallVector<int64_t> partialShape{parts};
@@ -1184,7 +1201,10 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // Tap planes sum their regions block by block: their blocks must not
     // depend on the thread count, or neither would the order of the sums
     // (the other lowerings' blocks only cut one sequence of sums).
-    bool threadedBlocks = threadedTaps && threads > 1 && !tapPlanesApply(g);
+    // So must dense tap rows' (their ends are separate contractions after
+    // each block's interior).
+    bool threadedBlocks = threadedTaps && threads > 1 && !tapPlanesApply(g) &&
+                          !denseTapRowsApply(g, typeOf(dw).getElementType());
     bool tapPerThread = threadedBlocks && numTaps(g) <= threads;
     if (smallFilterBlockBytes > 0 && numTaps(g) > 1 && !tapPerThread &&
         tensorBytes(typeOf(dw)) <= 2 * smallFilterBlockBytes &&
@@ -1515,6 +1535,35 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return {qLo, std::max(qLo, qHi)};
   }
 
+  /// Dense tap rows (docs/Lowering.md §2.8): an ungrouped channels-last
+  /// f32 filter gradient with at least kMinDenseTapRowTaps taps along a
+  /// stride-1, undilated last dimension, whole vectors of output channels
+  /// and input channels a multiple of its register tiles' 4, lowered in
+  /// split-K parts. Its register tiles broadcast each input value with a
+  /// plain broadcast, but the K taps' tile (K x 4 x one vector of
+  /// accumulators) reads each input value once for its K taps instead of
+  /// once per tap and, unrolled by LLVM, each out_backprop row once for
+  /// them (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 12 call
+  /// pairs: +8 / +5 % with 1 / 2 threads; oneDNN's kernel shares its
+  /// broadcasts between the taps the same way). Only in split-K parts,
+  /// where the leading taps' forall does not spread the work over the
+  /// threads (one image on 2 threads: 5 leading taps ran 10 % slower than
+  /// the per-tap forall of 25), a condition that does not depend on the
+  /// thread count: neither may the order of the sums.
+  bool denseTapRowsApply(const convgen::BackpropFilterGeometry &g,
+                         Type elementType) const {
+    int64_t n = g.numSpatialDims;
+    if (tapRowLanes <= 0 || !inSplitParts || g.groups != 1 ||
+        g.layout != Layout::ChannelsLast || n < 2 || !elementType.isF32())
+      return false;
+    auto [qLo, qHi] = tapRowInterior(g);
+    return g.filterSpatial[n - 1] >= kMinDenseTapRowTaps &&
+           g.strides[n - 1] == 1 && g.dilations[n - 1] == 1 &&
+           g.outChannels % tapRowLanes == 0 &&
+           g.filterInChannels % kDenseTapRowChannels == 0 &&
+           qHi - qLo >= kMinTapRowInterior;
+  }
+
   /// Tap rows (docs/Lowering.md §2.8): a grouped channels-last filter
   /// gradient whose lane-group register tiles broadcast each input value
   /// over its group's lanes with a lane shuffle contracts the K taps of its
@@ -1538,29 +1587,30 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // registers; 16 groups of 8 -> 4 channels, 3 taps: +31 / +15 % with 1 /
     // 2 threads over the per-tap tiles).
     constexpr int64_t kMaxAccumulatorRows = 24;
-    // The fewest positions along the last dimension that all taps read.
-    constexpr int64_t kMinInterior = 4;
+
     int64_t n = g.numSpatialDims;
     auto dwType = cast<RankedTensorType>(dw.getType());
-    if (tapRowLanes <= 0 || pairs || g.groups <= 1 ||
-        g.layout != Layout::ChannelsLast || n < 2 ||
-        !dwType.getElementType().isF32())
+    if (tapRowLanes <= 0 || pairs || g.layout != Layout::ChannelsLast ||
+        n < 2 || !dwType.getElementType().isF32())
       return nullptr;
     int64_t taps = g.filterSpatial[n - 1], dil = g.dilations[n - 1];
     int64_t cf = g.filterInChannels, groups = g.groups;
     int64_t coPer = g.outChannels / groups;
-    // The lane-group tiles' shapes (conv-cpu-tile-and-vectorize): 2-4 output
-    // channels per group, a quarter of a vector at most, whole vectors of
-    // groups.
-    if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
-        4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
-        g.outChannels % tapRowLanes != 0 || cf < 2 ||
-        // (8-lane vectors: AVX2's 16 registers, half the rows.)
-        taps * cf >
-            (tapRowLanes >= 16 ? kMaxAccumulatorRows : kMaxAccumulatorRows / 2))
+    // Ungrouped: dense tap rows. Grouped: the lane-group tiles' shapes
+    // (conv-cpu-tile-and-vectorize): 2-4 output channels per group, a
+    // quarter of a vector at most, whole vectors of groups.
+    if (groups == 1) {
+      if (!denseTapRowsApply(g, dwType.getElementType()))
+        return nullptr;
+    } else if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
+               4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
+               g.outChannels % tapRowLanes != 0 || cf < 2 ||
+               // (8-lane vectors: AVX2's 16 registers, half the rows.)
+               taps * cf > (tapRowLanes >= 16 ? kMaxAccumulatorRows
+                                              : kMaxAccumulatorRows / 2))
       return nullptr;
     auto [qLo, qHi] = tapRowInterior(g);
-    if (qHi - qLo < kMinInterior)
+    if (qHi - qLo < kMinTapRowInterior)
       return nullptr;
     Type accType = dwType.getElementType();
     int64_t rank = n + 2, cdim = channelDim(g.layout, n);

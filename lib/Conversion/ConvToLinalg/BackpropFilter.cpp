@@ -232,10 +232,13 @@ constexpr int64_t kMinWideRowPositions = 48;
 constexpr int64_t kMaxTapPlaneTaps = 24;
 
 /// Tap rows (lowerTapRows): the fewest positions along the last dimension
-/// that all taps read; dense tap rows' fewest taps along it and their
-/// register tiles' input channels (conv-cpu-tile-and-vectorize).
+/// that all taps read; dense tap rows' fewest and most taps along it (their
+/// register tiles' K x 4 accumulators within the 24 of the grouped tiles,
+/// with AVX-512's 32 registers) and their register tiles' input channels
+/// (conv-cpu-tile-and-vectorize).
 constexpr int64_t kMinTapRowInterior = 4;
 constexpr int64_t kMinDenseTapRowTaps = 5;
+constexpr int64_t kMaxDenseTapRowTaps = 6;
 constexpr int64_t kDenseTapRowChannels = 4;
 
 struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
@@ -1536,28 +1539,29 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   }
 
   /// Dense tap rows (docs/Lowering.md §2.8): an ungrouped channels-last
-  /// f32 filter gradient with at least kMinDenseTapRowTaps taps along a
-  /// stride-1, undilated last dimension, whole vectors of output channels
-  /// and input channels a multiple of its register tiles' 4, lowered in
-  /// split-K parts. Its register tiles broadcast each input value with a
-  /// plain broadcast, but the K taps' tile (K x 4 x one vector of
-  /// accumulators) reads each input value once for its K taps instead of
-  /// once per tap and, unrolled by LLVM, each out_backprop row once for
-  /// them (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 12 call
-  /// pairs: +8 / +5 % with 1 / 2 threads; oneDNN's kernel shares its
-  /// broadcasts between the taps the same way). Only in split-K parts,
-  /// where the leading taps' forall does not spread the work over the
-  /// threads (one image on 2 threads: 5 leading taps ran 10 % slower than
-  /// the per-tap forall of 25), a condition that does not depend on the
-  /// thread count: neither may the order of the sums.
+  /// f32 filter gradient with kMinDenseTapRowTaps to kMaxDenseTapRowTaps
+  /// taps along a stride-1, undilated last dimension, whole 16-lane vectors
+  /// of output channels and input channels a multiple of its register
+  /// tiles' 4, lowered in split-K parts. Its register tiles broadcast each
+  /// input value with a plain broadcast, but the K taps' tile (K x 4 x one
+  /// vector of accumulators) reads each input value once for its K taps instead
+  /// of once per tap and, unrolled by LLVM, each out_backprop row once for them
+  /// (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 12 call pairs: +8 /
+  /// +5 % with 1 / 2 threads; oneDNN's kernel shares its broadcasts between the
+  /// taps the same way). Only in split-K parts, where the leading taps' forall
+  /// does not spread the work over the threads (one image on 2 threads: 5
+  /// leading taps ran 10 % slower than the per-tap forall of 25), a condition
+  /// that does not depend on the thread count: neither may the order of the
+  /// sums.
   bool denseTapRowsApply(const convgen::BackpropFilterGeometry &g,
                          Type elementType) const {
     int64_t n = g.numSpatialDims;
-    if (tapRowLanes <= 0 || !inSplitParts || g.groups != 1 ||
+    if (tapRowLanes < 16 || !inSplitParts || g.groups != 1 ||
         g.layout != Layout::ChannelsLast || n < 2 || !elementType.isF32())
       return false;
     auto [qLo, qHi] = tapRowInterior(g);
     return g.filterSpatial[n - 1] >= kMinDenseTapRowTaps &&
+           g.filterSpatial[n - 1] <= kMaxDenseTapRowTaps &&
            g.strides[n - 1] == 1 && g.dilations[n - 1] == 1 &&
            g.outChannels % tapRowLanes == 0 &&
            g.filterInChannels % kDenseTapRowChannels == 0 &&

@@ -1,5 +1,6 @@
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16 dw-split-taps-max-bytes=2097152" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-split-taps-max-bytes=2097152" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=8 dw-split-taps-max-bytes=2097152" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OFF
 
 // Dense tap rows (docs/Lowering.md §2.8): an ungrouped channels-last f32
 // filter gradient with 5 or more taps along a stride-1 last dimension
@@ -19,6 +20,7 @@
 // CHECK-COUNT-8:     conv.role = "dw_tap"
 // CHECK-NOT:         conv.role
 // CHECK:           scf.forall.in_parallel
+// Off, and with 8-lane vectors (AVX2: 16 registers):
 // OFF-LABEL: func.func @dense_5x5
 // OFF-NOT:     dw_tap_row
 // OFF:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
@@ -72,4 +74,19 @@ func.func @odd_channels(%x: tensor<16x28x28x6xf32>, %dy: tensor<16x28x28x32xf32>
           strides = [1, 1] dilations = [1, 1]
           : tensor<16x28x28x6xf32>, tensor<16x28x28x32xf32> -> tensor<5x5x6x32xf32>
   return %dw : tensor<5x5x6x32xf32>
+}
+
+// -----
+
+// 7 taps along the last dimension: a tile of 7 x 4 accumulators would not
+// fit the registers with its broadcasts and rows; per-tap contractions.
+// CHECK-LABEL: func.func @seven_taps
+// CHECK-NOT:     dw_tap_row
+// CHECK:         scf.forall (%{{.*}}) in (7)
+// CHECK-NOT:     dw_tap_row
+func.func @seven_taps(%x: tensor<16x28x28x192xf32>, %dy: tensor<16x28x28x32xf32>) -> tensor<1x7x192x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [0, 0, 3, 3]
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<16x28x28x192xf32>, tensor<16x28x28x32xf32> -> tensor<1x7x192x32xf32>
+  return %dw : tensor<1x7x192x32xf32>
 }

@@ -1546,7 +1546,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// input value with a plain broadcast, but the K taps' tile (K x 4 x one
   /// vector of accumulators) reads each input value once for its K taps instead
   /// of once per tap and, unrolled by LLVM, each out_backprop row once for them
-  /// (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 12 call pairs: +8 /
+  /// (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 20 call pairs: +8 /
   /// +5 % with 1 / 2 threads; oneDNN's kernel shares its broadcasts between the
   /// taps the same way). Only in split-K parts, where the leading taps' forall
   /// does not spread the work over the threads (one image on 2 threads: 5

@@ -1328,89 +1328,79 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     for (int64_t d = 1; d < numLoops; ++d)
       inner[d] = 1;
     colsDim = c;
-  } else if (role.getValue() == kRoleDwTapRow && ranges[0] == 1 &&
-             ranges[2] % lanes(accType) == 0) {
-    // Dense tap rows (an ungrouped layer, docs/Lowering.md §2.8): loops
-    // [g = 1, ci, co, k, b, o_0..o_{n-2}, q]. kDenseTapRowChannels input
-    // channels x one vector of output channels x K taps, the blocks
-    // outermost (each sweeps every row of the reduction block, its
-    // accumulators in registers throughout), the accumulator slices
-    // hoisted early (their unit group dimension), and the loop over the
-    // window positions unrolled kDenseTapRowUnroll times by LLVM, which
-    // then loads each out_backprop row once for the K taps of the
-    // positions of a step instead of once per tap. conv-run --compare
-    // (12 call pairs, 1 thread, GoogLeNet's 5x5 192 -> 32) against the
-    // rolled loop: unrolled 2 +4 %, 4 +8 %, 8 +8 %, 12 +10 %; 3 channels
-    // -5 %, 2 channels x 2 vectors -2 %; the blocks inside the rows (as the
-    // grouped tiles) -1 % (rolled).
-    int64_t g = 0, ci = 1, co = 2, k = 3;
-    channelsLast = true;
-    int64_t cb = kDenseTapRowChannels;
-    while (cb > 1 && ranges[ci] % cb != 0)
-      --cb;
-    int64_t cols = lanes(accType);
-    outer[ci] = cb == ranges[ci] ? 0 : cb;
-    outer[co] = cols == ranges[co] ? 0 : cols;
-    inner[g] = 1;
-    inner[ci] = cb;
-    inner[co] = cols;
-    inner[k] = 1;
-    for (int64_t d = k + 1; d < numLoops; ++d)
-      inner[d] = 1;
-    innerInterchange = {g, ci, co};
-    for (int64_t d = k + 1; d < numLoops; ++d)
-      innerInterchange.push_back(d);
-    innerInterchange.push_back(k);
-    op->setAttr(kUnrollTapsDimAttr, rewriter.getDenseI64ArrayAttr({k}));
-    op->setAttr(kDenseTapRowsAttr, rewriter.getUnitAttr());
-    colsDim = -1;
-    hoistEarly = true;
   } else if (role.getValue() == kRoleDwTapRow) {
     // Tap rows (docs/Lowering.md §2.8): loops [g, ci, co, k, b,
-    // o_0..o_{n-2}, q]. A register tile holds every tap and input channel
-    // of the most vectors of groups within kMaxTapRowAccumulators
-    // (ResNeXt's 4 x 4 groups: 3 taps x 4 rows x 2 vectors) and steps one
-    // window position at a time,
-    // the taps innermost and unrolled: the K contractions of a step read the
-    // same input row, whose lane shuffles LLVM then computes once (one per
-    // K FMAs), with out_backprop's rows q + k*dil.
+    // o_0..o_{n-2}, q]. A register tile steps one window position at a
+    // time, the taps innermost and unrolled: the K contractions of a step
+    // read the same input row, with out_backprop's rows q + k*dil.
     int64_t g = 0, ci = 1, co = 2, k = 3;
     channelsLast = true;
-    int64_t perVector =
-        std::max<int64_t>(1, lanes(accType) / std::max<int64_t>(1, ranges[co]));
-    // (Three quarters of the registers: 12 of AVX2's 16.)
-    unsigned regs = vectorRegisters();
-    int64_t maxAccumulators =
-        std::min<int64_t>(kMaxTapRowAccumulators, int64_t(regs) * 3 / 4);
-    int64_t vectors = std::clamp<int64_t>(
-        maxAccumulators / std::max<int64_t>(1, ranges[ci] * ranges[k]), 1,
-        std::max<int64_t>(1, ranges[g] / perVector));
-    if (registerTileVectors > 0)
-      vectors = registerTileVectors;
-    while (vectors > 1 && ranges[g] % (vectors * perVector) != 0)
-      --vectors;
-    int64_t groups = vectors * perVector;
-    while (groups > 1 && ranges[g] % groups != 0)
-      --groups;
-    outer[g] = groups == ranges[g] ? 0 : groups;
-    // Group blocks inside the rows (b and the leading output dimensions a
-    // position at a time): a row of the window and out_backprop (ResNeXt's
-    // 56 positions: 14 KiB each) is read from the L2 by the first group
-    // block and from the L1 by the others; each block then reloads and
-    // stores its accumulators once per row. (Group blocks outermost, each
-    // sweeping every row of the reduction block from the L2 for a quarter
-    // of its cache lines: 7 % slower.)
-    if (outer[g]) {
-      for (int64_t d = k + 1; d + 1 < numLoops; ++d) {
-        outer[d] = 1;
-        interchange.push_back(d);
+    if (ranges[g] == 1 && ranges[co] % lanes(accType) == 0) {
+      // Dense tap rows (an ungrouped layer): kDenseTapRowChannels input
+      // channels x one vector of output channels x K taps, the blocks
+      // outermost (each sweeps every row of the reduction block, its
+      // accumulators in registers throughout), the accumulator slices
+      // hoisted early (their unit group dimension), and the loop over the
+      // window positions unrolled kDenseTapRowUnroll times by LLVM, which
+      // then loads each out_backprop row once for the K taps of the
+      // positions of a step instead of once per tap. conv-run --compare
+      // (12 call pairs, 1 thread, GoogLeNet's 5x5 192 -> 32) against the
+      // rolled loop: unrolled 2 +4 %, 4 +8 %, 8 +8 %, 12 +10 %; 3 channels
+      // -5 %, 2 channels x 2 vectors -2 %; the blocks inside the rows (as
+      // the grouped tiles) -1 % (rolled).
+      int64_t cb = kDenseTapRowChannels;
+      while (cb > 1 && ranges[ci] % cb != 0)
+        --cb;
+      int64_t cols = lanes(accType);
+      outer[ci] = cb == ranges[ci] ? 0 : cb;
+      outer[co] = cols == ranges[co] ? 0 : cols;
+      inner[g] = 1;
+      inner[ci] = cb;
+      inner[co] = cols;
+      op->setAttr(kDenseTapRowsAttr, rewriter.getUnitAttr());
+      hoistEarly = true;
+    } else {
+      // Lane-group tiles (a grouped layer): every tap and input channel of
+      // the most vectors of groups within kMaxTapRowAccumulators (ResNeXt's
+      // 4 x 4 groups: 3 taps x 4 rows x 2 vectors); the K contractions'
+      // lane shuffles of the input row LLVM then computes once (one per K
+      // FMAs).
+      int64_t perVector = std::max<int64_t>(
+          1, lanes(accType) / std::max<int64_t>(1, ranges[co]));
+      // (Three quarters of the registers: 12 of AVX2's 16.)
+      unsigned regs = vectorRegisters();
+      int64_t maxAccumulators =
+          std::min<int64_t>(kMaxTapRowAccumulators, int64_t(regs) * 3 / 4);
+      int64_t vectors = std::clamp<int64_t>(
+          maxAccumulators / std::max<int64_t>(1, ranges[ci] * ranges[k]), 1,
+          std::max<int64_t>(1, ranges[g] / perVector));
+      if (registerTileVectors > 0)
+        vectors = registerTileVectors;
+      while (vectors > 1 && ranges[g] % (vectors * perVector) != 0)
+        --vectors;
+      int64_t groups = vectors * perVector;
+      while (groups > 1 && ranges[g] % groups != 0)
+        --groups;
+      outer[g] = groups == ranges[g] ? 0 : groups;
+      // Group blocks inside the rows (b and the leading output dimensions a
+      // position at a time): a row of the window and out_backprop
+      // (ResNeXt's 56 positions: 14 KiB each) is read from the L2 by the
+      // first group block and from the L1 by the others; each block then
+      // reloads and stores its accumulators once per row. (Group blocks
+      // outermost, each sweeping every row of the reduction block from the
+      // L2 for a quarter of its cache lines: 7 % slower.)
+      if (outer[g]) {
+        for (int64_t d = k + 1; d + 1 < numLoops; ++d) {
+          outer[d] = 1;
+          interchange.push_back(d);
+        }
+        for (int64_t d : {g, ci, co, k, numLoops - 1})
+          interchange.push_back(d);
       }
-      for (int64_t d : {g, ci, co, k, numLoops - 1})
-        interchange.push_back(d);
+      inner[g] = groups;
+      inner[ci] = ranges[ci];
+      inner[co] = ranges[co];
     }
-    inner[g] = groups;
-    inner[ci] = ranges[ci];
-    inner[co] = ranges[co];
     inner[k] = 1;
     for (int64_t d = k + 1; d < numLoops; ++d)
       inner[d] = 1;

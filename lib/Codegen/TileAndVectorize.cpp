@@ -1173,14 +1173,20 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       outer[last - 1] = rows == ranges[last - 1] ? 0 : rows;
       if (rows > 1)
         inner[last - 1] = 1;
-      // Channel-blocked single contractions (1x1 filters) whose block holds
-      // whole images and has room for more: blocks of several images, each
-      // register tile reducing them all (a batch loop inside the tile loops)
-      // before it stores its accumulators. ResNet's 7x7x2048 -> 512 (256 x
-      // 256 dW blocks, 49-position images) reloaded and stored them every
-      // 49 positions; with 2 images (98), conv-run, alternating processes, 8
-      // pairs, 1 / 2 threads, Zen 4: +3 / +2 %; 4 images 0 / +2 %, all 8
-      // -2 / 0 % (the blocks outgrow the L2 beside the dW block).
+      // Blocks that hold whole images and have room for more: blocks of
+      // several images, each register tile reducing them all (a batch loop
+      // inside the tile loops) before it stores its accumulators (in the
+      // same order of additions as one image a block: the results keep
+      // their bits). Small images reloaded and stored them every image:
+      // ResNet's 7x7x2048 -> 512 (256 x 256 dW blocks, 49-position
+      // images) with 2 images (98 positions), conv-run, alternating
+      // processes, 8 pairs, 1 / 2 threads, Zen 4: +3 / +2 %; 4 images 0 /
+      // +2 %, all 8 -2 / 0 % (the blocks outgrow the L2 beside the dW
+      // block). So do the taps of 3x3 layers on 7x7 images and Winograd's
+      // 1x1 products on 7x16 pairs: conv-run --compare, 30 call pairs, 1 /
+      // 2 threads, Xeon model 167: 7x7x512 -> 512 N8 +3 / +2 %, N16 +2 /
+      // +2 %, 14x14x256 -> 256 (Winograd) +1 / +3 %; 4 images instead of
+      // the budget's 2: -1 to -4 %.
       int64_t image = 1;
       bool wholeImage = outer[last] == 0 && outer[last - 1] == 0;
       for (int64_t d = b + 1; d <= last; ++d) {
@@ -1188,8 +1194,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         if (d < last - 1 && ranges[d] != 1)
           wholeImage = false;
       }
-      if (avx512 && wholeImage && singleContraction && channelBlocked &&
-          !pairs && !grouped && !rowPack && ranges[b] > 1) {
+      if (avx512 && wholeImage && !pairs && !grouped && !rowPack &&
+          ranges[b] > 1) {
         int64_t images = std::min(
             ranges[b], blockBudget / std::max<int64_t>(1, image * rowBytes));
         while (images > 1 && ranges[b] % images != 0)

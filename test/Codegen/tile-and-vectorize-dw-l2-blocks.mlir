@@ -145,15 +145,19 @@ func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x
 // 7-position blocks. (With half
 // the L1 a block was one row: 7x7x512 -> 512, N16, 2 threads, medians:
 // 157 -> 239 GFLOP/s with L2-sized 6-row blocks, 136 -> 157 with whole
-// images in a slower period of the host.)
+// images in a slower period of the host.) With AVX-512 the block takes
+// as many whole images as fit it and divide the batch (3 of 73 KiB fit:
+// 2), and the batch loop runs inside the register tiles: each tile
+// reduces 2 images before it stores its accumulators.
 // THREADS-LABEL: func.func @dw_3x3_thread_halves
 // THREADS:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
-// THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}}) -> (tensor<256x128xf32>)
+// THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c2 iter_args(%{{.*}}) -> (tensor<256x128xf32>)
 // THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
 // THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c128 step %c64
-// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
-// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %{{.*}} step %c1
-// THREADS:                     arith.mulf {{.*}} : vector<6x64xf32>
+// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %c2 step %c1
+// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
+// THREADS-NEXT:                scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// THREADS:                       arith.mulf {{.*}} : vector<6x64xf32>
 // THREADS:           scf.forall.in_parallel
 func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256xf32>) -> tensor<3x3x256x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x7x7x256xf32>, tensor<4x7x7x256xf32> -> tensor<3x3x256x256xf32>

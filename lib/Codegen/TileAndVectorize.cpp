@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ZeroFills.h"
 #include "conv/Codegen/Passes.h"
 #include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 
@@ -214,6 +215,10 @@ constexpr llvm::StringLiteral kColsDimAttr = "conv.cols_dim";
 /// register tiles (the accumulators then start from zero in registers).
 constexpr llvm::StringLiteral kFillInnerAttr = "conv.fill_inner";
 
+/// Marks, for a moment (zeroStartFirstBlocks), the loops of a cache-block
+/// tiling and their clones.
+constexpr llvm::StringLiteral kBlockLoopAttr = "conv.block_loop";
+
 /// Marks a cache block's row-gather pack tile (fuseInputPack) that is not
 /// copied: the register tiles' vector reads of it read the input runs it
 /// copies instead (ReadRowsFromInput). A tile some other user still reads
@@ -401,6 +406,16 @@ LogicalResult tileForVectorization(RewriterBase &rewriter,
 }
 
 } // namespace
+
+/// See the definitions below.
+static SmallVector<int64_t> tiledLoopDims(ArrayRef<LoopLikeOpInterface> loops,
+                                          ArrayRef<int64_t> sizes,
+                                          ArrayRef<int64_t> interchange);
+static void zeroStartFirstBlocks(RewriterBase &rewriter,
+                                 ArrayRef<LoopLikeOpInterface> loops,
+                                 ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> interchange,
+                                 ArrayRef<utils::IteratorType> iterators);
 
 int64_t TileAndVectorize::lanes(Type elementType) const {
   unsigned bits = vectorBits ? vectorBits : host.vectorBits;
@@ -1804,25 +1819,41 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       threadSizes[threadDim] =
           llvm::divideCeil(threadSizes[threadDim], threadAlign) * threadAlign;
   }
+  // A filter-gradient contraction that starts from a zero fill of its own
+  // output (sinkZeroFills): the fill follows the parallel tilings into
+  // the register tiles of the first reduction block (zeroStartFirstBlocks).
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool zeroStart =
+      !fuseFill && role.getValue() == kRoleDwTap && hasFilledInit(op);
   if (threadDim >= 0 && threadSizes[threadDim] > 0 &&
       threadSizes[threadDim] < ranges[threadDim]) {
+    bool fuseThreadFill =
+        fuseFill ||
+        (zeroStart && iterators[threadDim] == utils::IteratorType::parallel);
     auto threaded =
-        fuseFill ? tileFusingFill(rewriter, op, threadSizes, /*forall=*/true)
-                 : tile(rewriter, op, threadSizes, /*forall=*/true);
+        fuseThreadFill
+            ? tileFusingFill(rewriter, op, threadSizes, /*forall=*/true)
+            : tile(rewriter, op, threadSizes, /*forall=*/true);
     if (failed(threaded))
       return failure();
     op = cast<linalg::GenericOp>(threaded->tiledOps.back());
   }
+  zeroStart = zeroStart && hasFilledInit(op);
+  bool reductionBlocks = false;
+  for (auto [size, iterator] : llvm::zip(outer, iterators))
+    reductionBlocks |= size != 0 && iterator == utils::IteratorType::reduction;
 
   auto outerTiled =
       fuseFill ? tileFusingFill(rewriter, op, outer)
-               : tile(rewriter, op, outer, /*forall=*/false, interchange);
+      : zeroStart && !reductionBlocks
+          ? tileFusingFill(rewriter, op, outer, /*forall=*/false, interchange)
+          : tile(rewriter, op, outer, /*forall=*/false, interchange);
   if (failed(outerTiled))
     return failure();
   // The fused fill of a tile moves on into its register tiles (tileInner),
   // where the accumulators start from zero instead of reading it back.
-  if (fuseFill && hasFilledInit(cast<linalg::GenericOp>(
-                      outerTiled->tiledOps.back())))
+  if ((fuseFill || zeroStart) &&
+      hasFilledInit(cast<linalg::GenericOp>(outerTiled->tiledOps.back())))
     outerTiled->tiledOps.back()->setAttr(kFillInnerAttr,
                                          rewriter.getUnitAttr());
   // The register tiling happens after peeling, on the main block and the
@@ -1853,7 +1884,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   if (!unrollDims.empty())
     outerTiled->tiledOps.back()->setAttr(
         kUnrollDimsAttr, rewriter.getDenseI64ArrayAttr(unrollDims));
-  peelLoops(rewriter, outerTiled->loops);
+  if (zeroStart && reductionBlocks)
+    zeroStartFirstBlocks(rewriter, outerTiled->loops, outer, interchange,
+                         iterators);
+  else
+    peelLoops(rewriter, outerTiled->loops);
   return success();
 }
 
@@ -1875,6 +1910,110 @@ static SmallVector<int64_t> tiledLoopDims(ArrayRef<LoopLikeOpInterface> loops,
   if (loopDims.size() != loops.size())
     return {};
   return loopDims;
+}
+
+/// The cache-block tiling `loops` (of `sizes`, in `interchange` order) of
+/// a contraction whose init is a zero fill, and whose reduction is cut into
+/// blocks: peels the first iteration of each loop over a reduction
+/// dimension, nested (the first reduction block of every parallel block),
+/// and moves the fill into that first block's tile, marked to fuse it into
+/// its register tiles (kFillInnerAttr): their accumulators start from zero
+/// in registers instead of reading back a filled dW. The whole fill then
+/// goes (every element of the output is written by a first block before any
+/// later block reads it). Then peels the partial last iterations (peelLoops)
+/// of all the loops and their clones. (Left as tiled, with the fill, when
+/// the loops are not the perfect nest of scf.for that the tiling makes.)
+static void zeroStartFirstBlocks(RewriterBase &rewriter,
+                                 ArrayRef<LoopLikeOpInterface> loops,
+                                 ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> interchange,
+                                 ArrayRef<utils::IteratorType> iterators) {
+  SmallVector<int64_t> dims = tiledLoopDims(loops, sizes, interchange);
+  auto outermost =
+      dyn_cast<scf::ForOp>(LoopLikeOpInterface(loops.front()).getOperation());
+  linalg::FillOp fill;
+  if (outermost && outermost.getInitArgs().size() == 1)
+    fill = outermost.getInitArgs()[0].getDefiningOp<linalg::FillOp>();
+  // (scf::peelForLoopFirstIteration takes the first iteration for a whole
+  // step: only loops of static bounds, where it is.)
+  bool nest =
+      !dims.empty() && dims.size() == loops.size() && fill && fill->hasOneUse();
+  for (auto [loop, d] : llvm::zip(loops, dims)) {
+    auto forOp = dyn_cast<scf::ForOp>(LoopLikeOpInterface(loop).getOperation());
+    nest = nest && forOp &&
+           (iterators[d] == utils::IteratorType::parallel ||
+            forOp.getStaticTripCount().has_value());
+  }
+  if (!nest) {
+    peelLoops(rewriter, loops);
+    return;
+  }
+  Operation *parent = outermost->getParentOp();
+  for (LoopLikeOpInterface loop : loops)
+    loop->setAttr(kBlockLoopAttr, rewriter.getUnitAttr());
+  // Follows the first reduction iteration down the nest: the peeled
+  // first iteration of each reduction loop, the loop itself for a
+  // parallel one (each of its iterations starts its own block).
+  SmallVector<Operation *> firstIterations;
+  linalg::GenericOp first;
+  scf::ForOp loop = outermost;
+  for (size_t i = 0; loop && i < dims.size(); ++i) {
+    scf::ForOp current = loop;
+    if (iterators[dims[i]] == utils::IteratorType::reduction) {
+      scf::ForOp firstIteration;
+      if (succeeded(
+              scf::peelForLoopFirstIteration(rewriter, loop, firstIteration)))
+        current = firstIteration;
+      firstIterations.push_back(current);
+    }
+    loop = nullptr;
+    for (Operation &nested : current.getBody()->without_terminator()) {
+      if (auto inner = dyn_cast<scf::ForOp>(&nested);
+          inner && inner->hasAttr(kBlockLoopAttr))
+        loop = inner;
+      if (auto generic = dyn_cast<linalg::GenericOp>(&nested);
+          generic && generic->hasAttr(kInnerSizesAttr))
+        first = generic;
+    }
+  }
+  if (first && first.getNumDpsInits() == 1) {
+    rewriter.setInsertionPoint(first);
+    Value init = first.getDpsInits()[0];
+    Value zero = arith::ConstantOp::create(
+        rewriter, first.getLoc(),
+        rewriter.getZeroAttr(getElementTypeOrSelf(init.getType())));
+    Value filled = linalg::FillOp::create(rewriter, first.getLoc(), zero, init)
+                       .getResult(0);
+    rewriter.modifyOpInPlace(first, [&] {
+      first.getDpsInitsMutable()[0].set(filled);
+      first->setAttr(kFillInnerAttr, rewriter.getUnitAttr());
+    });
+    rewriter.replaceOp(fill, fill.getOutputs()[0]);
+  }
+  // The peeled first iterations run once: fold their bounds and slices to
+  // static ones before the register tiling looks at their shapes.
+  llvm::SetVector<Operation *> simplify;
+  for (Operation *firstIteration : firstIterations)
+    firstIteration->walk([&](Operation *op) { simplify.insert(op); });
+  if (!simplify.empty()) {
+    MLIRContext *ctx = rewriter.getContext();
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(simplify.getArrayRef(), std::move(patterns),
+                                  config);
+  }
+  SmallVector<LoopLikeOpInterface> blockLoops;
+  parent->walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+    if (forOp->removeAttr(kBlockLoopAttr))
+      blockLoops.push_back(forOp);
+  });
+  peelLoops(rewriter, blockLoops);
 }
 
 /// Marks the loops of a tiling (see tiledLoopDims) that run over one of
@@ -2721,6 +2860,9 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
   // The dimension each of `loops` runs over (empty if unknown).
   SmallVector<int64_t> loopDims;
   Operation *tiledOp = nullptr;
+  // (The op is replaced by its tiling below.)
+  int64_t outRank =
+      cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank();
   if (fillInner) {
     // The register tiles over the parallel dimensions first, each with its
     // own slice of the zero fill, then the reduction loops inside them: the
@@ -2745,8 +2887,16 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       rewriter.setInsertionPoint(fill);
       FailureOr<linalg::GenericOp> generic =
           linalg::generalizeNamedOp(rewriter, fill);
-      if (succeeded(generic))
+      if (succeeded(generic)) {
         (*generic)->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+        // Its columns are split where the tile's are (a 21-column tile as
+        // 16 + 5): the hoisted accumulator reads then fold to its zeros.
+        if (auto cols = parallelOp->getAttrOfType<IntegerAttr>(kColsDimAttr))
+          if (std::optional<unsigned> pos =
+                  parallelOp.getIndexingMapsArray().back().getResultPosition(
+                      getAffineDimExpr(cols.getInt(), rewriter.getContext())))
+            (*generic)->setAttr(kColsDimAttr, rewriter.getI64IntegerAttr(*pos));
+      }
     }
     auto reductionTiled = tile(rewriter, parallelOp, reductionSizes);
     if (failed(reductionTiled))
@@ -2805,10 +2955,7 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     // all read it (the loop over the ci dimension, [(g,) ci, co, ...]).
     if ((streamL2 && !prefetchRows) || rowsL2) {
       loops.back()->setAttr(kPrefetchL2Attr, rewriter.getUnitAttr());
-      int64_t ciDim =
-          cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank() == 3
-              ? 1
-              : 0;
+      int64_t ciDim = outRank == 3 ? 1 : 0;
       if (loopDims.size() == loops.size())
         for (auto [loop, d] : llvm::zip(loops, loopDims)) {
           if (d == ciDim && isa<scf::ForOp>(loop.getOperation()))
@@ -3181,6 +3328,15 @@ void TileAndVectorize::runOnOperation() {
     (void)tileCast(rewriter, op);
   for (linalg::GenericOp op : pairPacks)
     (void)tilePairPack(rewriter, op);
+  // Filter-gradient contractions that accumulate into a zero-filled dW
+  // fill their own output slice instead, and their first reduction blocks
+  // start from zero (zeroStartFirstBlocks): a 3x3 512 -> 512 layer no
+  // longer zeroes its 9 MiB dW and reads it back.
+  SmallVector<linalg::GenericOp> taps;
+  for (linalg::GenericOp op : roots)
+    if (op->getAttrOfType<StringAttr>(kRoleAttrName).getValue() == kRoleDwTap)
+      taps.push_back(op);
+  (void)conv::detail::sinkZeroFills(rewriter, func, taps);
   for (linalg::GenericOp op : roots)
     (void)tileOne(rewriter, op);
   SmallVector<linalg::GenericOp> blocked;
@@ -3245,9 +3401,9 @@ void TileAndVectorize::runOnOperation() {
     // 41 = 32 + 9) lose their last column too (8 + 1): their kernel rows
     // would be 9-element bf16 vectors, which keep the function off the dot
     // product (see bf16Chunk).
-    bool bf16 = bf16Dot && cast<ShapedType>(op.getDpsInputs()[0].getType())
-                               .getElementType()
-                               .isBF16();
+    // (A register tile's zero fill, fillInner, has a scalar input.)
+    auto inputType = dyn_cast<ShapedType>(op.getDpsInputs()[0].getType());
+    bool bf16 = bf16Dot && inputType && inputType.getElementType().isBF16();
     int64_t cols = ranges[dim], whole = 0;
     if (cols > vector && cols % vector != 0)
       whole = cols / vector * vector;

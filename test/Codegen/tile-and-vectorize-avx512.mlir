@@ -318,9 +318,14 @@ func.func @transpose_phase_taps_chunks(%x: tensor<2x8x8x32xf32>, %k: tensor<3x3x
 // tiles of larger layers) but a multiple of 3 to 6, with 4 vectors of
 // output channels: tiles of the most such rows x 4 vectors, one broadcast
 // per 4 FMAs, no remainder tile. 24 input channels: 4 tiles of 6 x 64.
+// The tiles of the first reduction block (the first image's first rows)
+// start from zero (zeroStartFirstBlocks); the rest of that image's rows
+// and the second image follow, each a copy of the same tile nest.
 // CHECK-LABEL: func.func @dw_24_rows
 // CHECK:         scf.for %{{.*}} = %c0 to %c24 step %c6
+// CHECK:           vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
 // CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// CHECK-COUNT-2:   vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
 // CHECK-NOT:     vector.contract
 // CHECK:         return
 func.func @dw_24_rows(%x: tensor<2x16x16x24xf32>, %dy: tensor<2x16x16x64xf32>) -> tensor<1x1x24x64xf32> {

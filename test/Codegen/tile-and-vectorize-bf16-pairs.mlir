@@ -29,22 +29,29 @@
 // block when those fit half the L2) of 7 pairs, one pair of positions per
 // step (the pair loop
 // `e` whole): a contraction over the pair of [8, 2] and [32, 2] bf16
-// operands.
+// operands. The first image's tiles start from zero (zeroStartFirstBlocks:
+// no zero fill of the dW), the other 3 images' from what it left.
 // CHECK:         scf.forall
-// CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK:               vector.transfer_write %cst{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK:                   vector.transfer_read {{.*}} : tensor<4x14x7x64x2xbf16>, vector<8x2xbf16>
+// CHECK:                   vector.transfer_read {{.*}} : tensor<4x14x7x64x2xbf16>, vector<32x2xbf16>
+// CHECK:                   vector.contract {{.*}} into vector<8x32xf32>
+// CHECK:           scf.for %{{.*}} = %c1 to %c4 step %c1
 // CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c64 step %c8
 // CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c64 step %c32
 // CHECK-NEXT:            scf.for %{{.*}} = %c0 to %{{.*}} step %c1
 // CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c7 step %c1
-// CHECK:                     vector.transfer_read {{.*}} : tensor<4x14x7x64x2xbf16>, vector<8x2xbf16>
-// CHECK:                     vector.transfer_read {{.*}} : tensor<4x14x7x64x2xbf16>, vector<32x2xbf16>
 // CHECK:                     vector.contract {{.*}} into vector<8x32xf32>
 //
 // conv-cpu-lower-vectors: each column operand's pairs are already
 // contiguous: one 64-element read of the flattened pair dimension, sliced
 // into 32-element halves (no shuffle); each row's pair is a 2-element load
 // broadcast as a 32-bit word; one x86vector.avx512.dot per accumulator
-// vector (8 rows x 2).
+// vector (8 rows x 2); in the first image's tiles and in the others'.
 // LOWER-LABEL: func.func @dw_pairs
 // LOWER:         scf.forall
 // LOWER:           memref.collapse_shape {{.*}} into memref<4x14x7x128xbf16
@@ -52,6 +59,9 @@
 // LOWER-NOT:       vector.shuffle
 // (The 8 row loads and the 16 dot products, in any interleaving.)
 // LOWER-NOT:       vector.fma
+// LOWER-COUNT-24:  {{vector.load .* vector<2xbf16>$|x86vector.avx512.dot}}
+// LOWER:           vector.load {{.*}} vector<64xbf16>
+// LOWER-NOT:       {{vector.shuffle|vector.fma}}
 // LOWER-COUNT-24:  {{vector.load .* vector<2xbf16>$|x86vector.avx512.dot}}
 // LOWER-NOT:       {{vector.shuffle|vector.fma|vector<2xbf16>$|x86vector.avx512.dot}}
 // LOWER:         return

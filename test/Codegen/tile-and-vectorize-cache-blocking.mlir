@@ -16,18 +16,32 @@
 // ow) runs inside them. A reduction block of channel-blocked tiles takes a
 // quarter of the L2 (16 KiB: 32 positions of 64 + 64 channels, four rows
 // of 8), so every register tile keeps its accumulators over four rows.
+// In each channel block the tiles of the first reduction block (the first
+// image's first four rows) start from zero (zeroStartFirstBlocks: no zero
+// fill of the dW); that image's other rows and the second image's two
+// blocks follow, copies of the same tiles.
 // CHECK-LABEL: func.func @dw_channel_blocks
+// CHECK-NOT:     linalg.fill
 // CHECK:         scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:           scf.for %{{.*}} = %c0 to %c128 step %c64
-// CHECK:             scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c4
-// CHECK:                 scf.for %{{.*}} = %c0 to %c60 step %c6
-// CHECK:                   scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK:                     scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                       vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:               scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                 vector.transfer_write %cst{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK:                 scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                   vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:               vector.transfer_write %cst{{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// CHECK:               vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+// CHECK:             vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK:               scf.for %{{.*}} = %c0 to %c60 step %c6
 // CHECK:                 scf.for %{{.*}} = %c0 to %c64 step %c16
 // CHECK:                   scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                     vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
+// CHECK:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:               scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                 scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                   vector.contract {{.*}} : vector<8x4xf32>, vector<8x16xf32> into vector<4x16xf32>
 // CHECK-NOT:     scf.for %{{.*}} = %c0 to %c128 step %c64
 // CHECK:         return
 func.func @dw_channel_blocks(%x: tensor<2x8x8x128xf32>, %dy: tensor<2x8x8x128xf32>) -> tensor<1x1x128x128xf32> {
@@ -122,8 +136,12 @@ func.func @dw_peeled_row_block(%x: tensor<1x2x89x16xf32>, %dy: tensor<1x2x88x16x
 // A 1-D layer's one long row (200 positions, 128 B each) cut into blocks of
 // 32 positions keeps 8-position chunks without AVX-512 (WaveNet's k2
 // layers lost 14-27 % with 4).
+// The first block's tiles start from zero (zeroStartFirstBlocks).
 // CHECK-LABEL: func.func @dw_1d_row_block
-// CHECK:         scf.for %{{.*}} = %c0 to %c192 step %c32
+// CHECK:         vector.transfer_write %cst{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c32 step %c8
+// CHECK:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c32 to %c192 step %c32
 // CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c8
 // CHECK:             vector.contract {{.*}} : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
 // CHECK-NOT:       step %c4
@@ -141,12 +159,25 @@ func.func @dw_1d_row_block(%x: tensor<1x201x16xf32>, %dy: tensor<1x200x16xf32>) 
 // one block of rows (8 x (4 + 8) x 4 B = 384 B per position: blocks of 8
 // positions). (With 4 output channels a group, 2 groups share a vector:
 // tile-and-vectorize-groups.mlir.)
+// The first block (the first image's first row's first 8 positions)
+// starts from zero (zeroStartFirstBlocks): its contractions accumulate onto
+// a zero vector. The rest of that row, the image's second row and the
+// second image follow.
 // CHECK-LABEL: func.func @dw_grouped_groups_inside
+// CHECK:         %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<4x8xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:           vector.contract {{.*}}, %[[Z]] : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
+// CHECK:         scf.for %{{.*}} = %c8 to %c56 step %c8
+// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c56 step %c8
+// CHECK:           scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:             vector.contract {{.*}} : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
 // CHECK:         scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:           scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:             scf.for %{{.*}} = %c0 to %c56 step %c8
-// CHECK:               scf.for %{{.*}} = %c0 to %c8 step %c1
-// CHECK:                 vector.contract {{.*}} : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c56 step %c8
+// CHECK:             scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:               vector.contract {{.*}} : vector<8x4xf32>, vector<8x8xf32> into vector<4x8xf32>
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
 func.func @dw_grouped_groups_inside(%x: tensor<2x2x56x32xf32>, %dy: tensor<2x2x56x64xf32>) -> tensor<1x1x4x64xf32> {

@@ -10,8 +10,16 @@
 // the two: -8 % with 1 thread on a 5x5 28x28x192 -> 32 layer). Without
 // AVX-512 the 8-position chunks and their peeled remainder stay (AVX2 hosts
 // do not cut such rows: the pipeline sets the option on AVX-512 only).
+// The first image's tiles start from zero (zeroStartFirstBlocks), the
+// second image's from what the first left.
 // CHECK-LABEL: func.func @cut_long_rows
 // CHECK:         scf.forall (%{{.+}}, %{{.+}}) in (5, 5)
+// CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
+// CHECK:             vector.transfer_write %cst{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:             scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// CHECK:               scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// CHECK:                 vector.transfer_read {{.*}} : tensor<2x12x32x64xf32>, vector<8xf32>
+// CHECK-NOT:         step %c8
 // CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
 // CHECK:             scf.for %{{.+}} = %c0 to %{{.+}} step %c1
 // CHECK:               scf.for %{{.+}} = %c0 to %{{.+}} step %c1

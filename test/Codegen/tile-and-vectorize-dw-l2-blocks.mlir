@@ -15,9 +15,17 @@
 // L2: 48 positions (51 rounded down to the reduction chunk), which divide
 // the 96-long rows. Without AVX-512 such a whole-dW 1x1 contraction steps
 // 4 positions at a time (8 with AVX-512: @dw_wide_tiles in
-// tile-and-vectorize-avx512.mlir).
+// tile-and-vectorize-avx512.mlir). The tiles of the first block (the first
+// row's first 48 positions) start from zero (zeroStartFirstBlocks); that
+// row's second block and the other 3 rows follow.
 // CHECK-LABEL: func.func @dw_1x1
-// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for %{{.*}} = %c0 to %c60 step %c6
+// CHECK:           scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK:             vector.transfer_write %cst{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c48 step %c4
+// CHECK:               vector.contract {{.*}} : vector<4x6xf32>, vector<4x16xf32> into vector<6x16xf32>
+// CHECK:         scf.for %{{.*}} = %c1 to %c4 step %c1
 // CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c48
 // CHECK:             scf.for %{{.*}} = %c0 to %c60 step %c6
 // CHECK:               scf.for %{{.*}} = %c0 to %c256 step %c16
@@ -148,16 +156,25 @@ func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x
 // images in a slower period of the host.) With AVX-512 the block takes
 // as many whole images as fit it and divide the batch (3 of 73 KiB fit:
 // 2), and the batch loop runs inside the register tiles: each tile
-// reduces 2 images before it stores its accumulators.
+// reduces 2 images before it stores its accumulators. The first 2
+// images' tiles start from zero (zeroStartFirstBlocks); the block of the
+// other 2 follows, a copy of the same tiles (its loop of one iteration
+// folded away).
 // THREADS-LABEL: func.func @dw_3x3_thread_halves
 // THREADS:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 3, 2)
-// THREADS:           scf.for %{{.*}} = %c0 to %c4 step %c2 iter_args(%{{.*}}) -> (tensor<256x128xf32>)
-// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
-// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c128 step %c64
-// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %c2 step %c1
-// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
-// THREADS-NEXT:                scf.for %{{.*}} = %c0 to %{{.*}} step %c1
-// THREADS:                       arith.mulf {{.*}} : vector<6x64xf32>
+// THREADS:           scf.for %{{.*}} = %c0 to %c252 step %c6
+// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c128 step %c64
+// THREADS:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
+// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
+// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %[[ROWS:.*]] step %c1
+// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// THREADS:                     arith.mulf {{.*}} : vector<6x64xf32>
+// THREADS:           scf.for %{{.*}} = %c0 to %c252 step %c6
+// THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c128 step %c64
+// THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
+// THREADS-NEXT:            scf.for %{{.*}} = %c0 to %[[ROWS]] step %c1
+// THREADS-NEXT:              scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// THREADS:                     arith.mulf {{.*}} : vector<6x64xf32>
 // THREADS:           scf.forall.in_parallel
 func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256xf32>) -> tensor<3x3x256x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<4x7x7x256xf32>, tensor<4x7x7x256xf32> -> tensor<3x3x256x256xf32>
@@ -174,11 +191,13 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // positions, take all of them), and the rows loop runs inside the register
 // tiles. With AVX-512 such a block of whole images holds more than one
 // (57 KiB each): the block takes both batch items, and the batch loop runs
-// inside the register tiles too.
+// inside the register tiles too. That one block is each channel block's
+// first: its tiles start from zero (zeroStartFirstBlocks).
 // AVX512-LABEL: func.func @dw_1x1_channel_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
 // AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
 // AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
 // AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
 // AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
 // AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
@@ -188,15 +207,21 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // block would be 64 rows, and every block streams all of out_backprop).
 // Its reduction blocks keep that 64-row block's length: the image's 4
 // rows of 7 positions (14 KiB of 64 + 64 channels, within half the L1).
+// In each channel block the first image's tiles start from zero
+// (zeroStartFirstBlocks), then the second image's follow.
 // CHECK-LABEL: func.func @dw_1x1_channel_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c512
 // CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c64
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:               scf.for %{{.*}} = %c0 to %c510 step %c6
-// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c64 step %c16
-// CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
-// CHECK:                 vector.contract {{.*}} : vector<7x2xf32>, vector<7x16xf32> into vector<2x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                 vector.transfer_write %cst{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
+// CHECK:               vector.contract {{.*}} : vector<7x2xf32>, vector<7x16xf32> into vector<2x16xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
 func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x256xf32>) -> tensor<1x1x1024x256xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x4x7x1024xf32>, tensor<2x4x7x256xf32> -> tensor<1x1x1024x256xf32>
   return %dw : tensor<1x1x1024x256xf32>
@@ -207,20 +232,34 @@ func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x2
 // The same with 8 batch items of 7x7 images (49 positions of 256 + 256
 // channels, 98 KiB each; ResNet's 7x7x2048 -> 512): the quarter-L2 block
 // holds 2 images, so each register tile reduces 2 images (98 positions)
-// per visit instead of one.
+// per visit instead of one. The first 2 images' tiles start from zero
+// (zeroStartFirstBlocks), the other 3 blocks' from what they left.
 // AVX512-LABEL: func.func @dw_1x1_image_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
-// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c8 step %c2
+// AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
+// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
+// AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
+// AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c7 step %c1
+// AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
+// AVX512:           scf.for %{{.*}} = %c2 to %c8 step %c2
 // AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6
 // AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
 // AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c2 step %c1
 // AVX512-NEXT:              scf.for %{{.*}} = %c0 to %c7 step %c1
 // AVX512:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
-// Without AVX-512 the batch stays outside the register tiles.
+// Without AVX-512 the batch stays outside the register tiles: the first
+// image's first block of rows starts from zero, then its last rows and the
+// other 7 images follow.
 // CHECK-LABEL: func.func @dw_1x1_image_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c512
 // CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c256 step %c64
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:                 vector.transfer_write %cst{{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x16xf32> into vector<6x16xf32>
+// CHECK:             scf.for %{{.*}} = %c1 to %c8 step %c1
 // CHECK:               scf.for %{{.*}} = %c0 to %c510 step %c6
 // CHECK-NEXT:            scf.for %{{.*}} = %c0 to %c64 step %c16
 // CHECK-NEXT:              scf.for %{{.*}} = %c0 to %c4 step %c1
@@ -241,13 +280,17 @@ func.func @dw_1x1_image_blocks(%x: tensor<8x7x7x1024xf32>, %dy: tensor<8x7x7x256
 // eighth (2 rows).
 // With a 2 MiB L2 the halves are an eighth of it and take a quarter's
 // blocks too: 7 rows (9 fit; 7 divides the 28), not an eighth's 4.
+// (The first block's tiles start from zero, zeroStartFirstBlocks; the loop
+// over the others follows.)
 // THREADS2M-LABEL: func.func @dw_1x1_thread_halves
 // THREADS2M:         scf.forall (%{{.*}}) in (2)
-// THREADS2M:           scf.for %{{.*}} = %c0 to %c28 step %c7 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
+// THREADS2M:           vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
+// THREADS2M:           scf.for %{{.*}} = %c7 to %c28 step %c7 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
 // THREADS2M-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
 // THREADS-LABEL: func.func @dw_1x1_thread_halves
 // THREADS:         scf.forall (%{{.*}}) in (2)
-// THREADS:           scf.for %{{.*}} = %c0 to %c28 step %c4 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
+// THREADS:           vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
+// THREADS:           scf.for %{{.*}} = %c4 to %c28 step %c4 iter_args(%{{.*}}) -> (tensor<256x256xf32>)
 // THREADS-NEXT:        scf.for %{{.*}} = %c0 to %c252 step %c6
 // THREADS-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
 // THREADS-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
@@ -265,10 +308,16 @@ func.func @dw_1x1_thread_halves(%x: tensor<1x28x28x256xf32>, %dy: tensor<1x28x28
 // the 14 and is more than half of 12: 7-row blocks. (The rule that takes
 // all the rows for blocks of three quarters of them or more applies only
 // without such a divisor: whole images had each 64-channel out_backprop
-// column tile, 196 positions x 256 bytes, spill out of the L1.)
+// column tile, 196 positions x 256 bytes, spill out of the L1.) The first
+// image's first 7 rows start the tiles from zero (zeroStartFirstBlocks),
+// then its other 7 rows and the other 7 images follow.
 // THREADS2M-LABEL: func.func @dw_1x1_divisor_rows
 // THREADS2M:         scf.forall (%{{.*}}) in (2)
-// THREADS2M:           scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}}) -> (tensor<512x256xf32>)
+// THREADS2M:           scf.for %{{.*}} = %c0 to %c510 step %c6
+// THREADS2M-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// THREADS2M:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
+// THREADS2M-NEXT:          scf.for %{{.*}} = %c0 to %c7 step %c1
+// THREADS2M:           scf.for %{{.*}} = %c1 to %c8 step %c1 iter_args(%{{.*}}) -> (tensor<512x256xf32>)
 // THREADS2M-NEXT:        scf.for %{{.*}} = %c0 to %c14 step %c7 iter_args(%{{.*}}) -> (tensor<512x256xf32>)
 // THREADS2M-NEXT:          scf.for %{{.*}} = %c0 to %c510 step %c6
 // THREADS2M-NEXT:            scf.for %{{.*}} = %c0 to %c256 step %c64
@@ -286,15 +335,19 @@ func.func @dw_1x1_divisor_rows(%x: tensor<8x14x14x1024xf32>, %dy: tensor<8x14x14
 // (ZMM2 lines), whose 12-row tiles take blocks of the rows whose
 // out_backprop rows fit half the L1 (28 x 32 channels: 3.5 KiB a row, 6
 // fit, 4 divide the 28), a block loop and a peeled remainder in each tap's
-// cut row range.
+// cut row range. (A single block starts its tiles from zero, ZMM1; blocks
+// over a cut range of dynamic length start from a zero fill of the tap's
+// dW (ZMM2 lines): zeroStartFirstBlocks peels static block loops only.)
 // ZMM1-LABEL: func.func @dw_narrow_two_zmm
 // ZMM1:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
 // ZMM1:           scf.for %{{.*}} = %c0 to %c192 step %c8
+// ZMM1:             vector.transfer_write %cst{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // ZMM1-NEXT:        scf.for %{{.*}} = %c0 to %{{.*}} step %c1
 // ZMM1-NEXT:          scf.for %{{.*}} = %c0 to %c28 step %c4
 // ZMM1:                 vector.contract {{.*}} : vector<4x8xf32>, vector<4x32xf32> into vector<8x32xf32>
 // ZMM2-LABEL: func.func @dw_narrow_two_zmm
 // ZMM2:         scf.forall (%{{.*}}, %{{.*}}) in (5, 5)
+// ZMM2:           linalg.fill {{.*}} -> tensor<192x32xf32>
 // ZMM2:           scf.for %{{.*}} = %c0 to %[[MAIN:.*]] step %c4
 // ZMM2-NEXT:        scf.for %{{.*}} = %c0 to %c192 step %c12
 // ZMM2-NEXT:          scf.for %{{.*}} = %c0 to %c4 step %c1

@@ -8,13 +8,19 @@
 
 // ResNeXt-like: 16 groups of 4 -> 4 channels. One tile covers all groups:
 // 4 rows x 16 groups x 4 columns (four 16-lane vectors a row), 8 positions
-// a step; no loop over the groups.
+// a step; no loop over the groups. The tile of the first reduction block
+// (the first image's first row) starts from zero (zeroStartFirstBlocks: no
+// zero fill of the dW), then the rest of that image's rows and the second
+// image follow, copies of the same tile.
 // CHECK-LABEL: func.func @groups_4x4
+// CHECK-NOT:     linalg.fill
 // CHECK-NOT:     vector.contract {{.*}} into vector<4x4xf32>
+// CHECK:         vector.transfer_write %cst{{.*}} : vector<4x16x4xf32>, tensor<4x16x4xf32>
 // CHECK:         scf.for
 // CHECK:           vector.transfer_read {{.*}} vector<8x16x4xf32>
 // CHECK:           vector.transfer_read {{.*}} vector<8x16x4xf32>
 // CHECK:           vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} {{.*}} : vector<8x16x4xf32>, vector<8x16x4xf32> into vector<4x16x4xf32>
+// CHECK-COUNT-2:   vector.contract {{.*}} : vector<8x16x4xf32>, vector<8x16x4xf32> into vector<4x16x4xf32>
 // CHECK-NOT:     vector.contract
 // CHECK:         return
 // With 8-lane AVX2 vectors, 2 groups a vector: 4 rows x 2 vectors (8 of

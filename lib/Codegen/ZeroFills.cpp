@@ -190,7 +190,10 @@ mlir::conv::detail::sinkZeroFills(RewriterBase &rewriter, func::FuncOp func,
         rewriter, op.getLoc(), rewriter.getZeroAttr(type.getElementType()));
     Value fill =
         linalg::FillOp::create(rewriter, op.getLoc(), zero, init).getResult(0);
-    rewriter.modifyOpInPlace(op, [&] { op.getDpsInitsMutable()[0].set(fill); });
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getDpsInitsMutable()[0].set(fill);
+      op->setAttr(kZeroStartAttr, rewriter.getUnitAttr());
+    });
     filled.push_back(op);
   }
   if (filled.empty())

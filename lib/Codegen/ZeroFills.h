@@ -17,6 +17,10 @@
 
 namespace mlir::conv::detail {
 
+/// Marks the ops that sinkZeroFills gave a fill: the tiling starts their
+/// first reduction block's register tiles from zero.
+constexpr llvm::StringLiteral kZeroStartAttr = "conv.zero_start";
+
 /// Whether `value` holds zeros wherever it is read: a linalg.fill of a
 /// constant zero, a slice, reshape or cast of such a tensor, or the shared
 /// output of an scf.forall whose init does (the forall's body reads the
@@ -27,8 +31,8 @@ bool isZeroTensor(Value value);
 /// but not a linalg.fill its own zero fill of that init, then replaces
 /// every zero linalg.fill of a tensor.empty whose values are no longer read
 /// (each read slice is overwritten by a fill, and the slices that the
-/// slice inserts and foralls write cover it) by the empty tensor. Returns
-/// the ops that got a fill.
+/// slice inserts and foralls write cover it) by the empty tensor. Marks
+/// the ops that got a fill with kZeroStartAttr and returns them.
 SmallVector<linalg::GenericOp> sinkZeroFills(RewriterBase &rewriter,
                                              func::FuncOp func,
                                              ArrayRef<linalg::GenericOp> ops);

@@ -8,17 +8,12 @@
 // 16 output channels: 2 threads would get one 32-column block, all of them,
 // so there is no scf.forall of one iteration: the code is the one-thread
 // code, whose register tiles read their rows from the padded input itself
-// (direct rows), never from a copy of the gathered rows. The tile of the
-// first reduction block (output row 0) starts from zero
-// (zeroStartFirstBlocks), then the other 7 rows follow.
+// (direct rows), never from a copy of the gathered rows.
 // CHECK-LABEL: func.func @one_block
 // CHECK-NOT:     scf.forall
 // CHECK-NOT:     tensor<1x8x64x3x3xf32>
 // CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x10x66x1xf32> into tensor<1x10x66xf32>
-// CHECK:         vector.transfer_write %cst{{.*}} : vector<9x16xf32>, tensor<9x16xf32>
-// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c4
-// CHECK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x16xf32> into vector<9x16xf32>
-// CHECK:         scf.for %[[OH:[a-z0-9]+]] = %c1 to %c8 step %c1
+// CHECK:         scf.for %[[OH:[a-z0-9]+]] = %c0 to %c8 step %c1
 // CHECK:           scf.for %[[OW:[a-z0-9]+]] = %c0 to %c64 step %c4
 // CHECK:             vector.transfer_read %[[IN]][%c0, %[[OH]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<1x10x66xf32>, vector<4xf32>
 // CHECK:             %[[ROWS:.+]] = vector.from_elements {{.*}} : vector<9x4xf32>
@@ -43,9 +38,7 @@ func.func @one_block(%x: tensor<1x8x64x1xf32>, %dy: tensor<1x8x64x16xf32>) -> te
 // CHECK-NOT:     tensor<1x8x64x3x3xf32>
 // CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x10x66x1xf32> into tensor<1x10x66xf32>
 // CHECK:         scf.forall (%[[CO:[a-z0-9]+]]) = (0) to (64) step (32)
-// CHECK:           vector.transfer_write %cst{{.*}} : vector<9x32xf32>, tensor<9x32xf32>
-// CHECK:           vector.contract {{.*}} : vector<9x4xf32>, vector<4x32xf32> into vector<9x32xf32>
-// CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c1 to %c8 step %c1
+// CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c8 step %c1
 // CHECK:             scf.for %[[OW:[a-z0-9]+]] = %c0 to %c64 step %c4
 // CHECK:               vector.transfer_read %[[IN]][%c0, %[[OH]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<1x10x66xf32>, vector<4xf32>
 // CHECK:               %[[ROWS:.+]] = vector.from_elements {{.*}} : vector<9x4xf32>

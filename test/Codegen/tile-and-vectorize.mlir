@@ -290,34 +290,31 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // CHECK-LABEL: func.func @single_channel_transposed_pack
 // CHECK-NOT:     tensor.empty() : tensor<3x3x1x{{[0-9]+}}x16xf32>
 // CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x10x18x1xf32> into tensor<2x10x18xf32>
-// The first block's tile (the first image's first 3 rows) starts from zero
-// (zeroStartFirstBlocks); the image's other rows, then the second image
-// (its batch loop of one iteration folded: index %c1), follow.
-// CHECK:         vector.transfer_write %cst{{.*}} : vector<9x8xf32>, tensor<9x8xf32>
+// CHECK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
 // CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c3
 // CHECK:             scf.for %[[R:[a-z0-9]+]] = %c0 to %c3 step %c1
 // CHECK:               scf.for %[[OW:[a-z0-9]+]] = %c0 to %c16 step %c4
 // CHECK:                 %[[H0:.+]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%[[OH]], %[[R]]]
-// CHECK:                 vector.transfer_read %[[IN]][%c1, %[[H0]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[H0]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:                 %[[W1:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[OW]])
-// CHECK:                 vector.transfer_read %[[IN]][%c1, %{{.*}}, %[[W1]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W1]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:                 %[[H1:.+]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0 + 1)>(%[[R]])[%[[OH]]]
-// CHECK:                 vector.transfer_read %[[IN]][%c1, %[[H1]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:                 vector.transfer_read %[[IN]][%[[B]], %[[H1]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:                 %[[H2:.+]] = affine.apply affine_map<(d0)[s0] -> (d0 + s0 + 2)>(%[[R]])[%[[OH]]]
-// CHECK-NEXT:            vector.transfer_read %[[IN]][%c1, %[[H2]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %[[H2]], %[[OW]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:                 %[[W21:.+]] = affine.apply affine_map<(d0) -> (d0 + 1)>(%[[OW]])
-// CHECK-NEXT:            vector.transfer_read %[[IN]][%c1, %{{.*}}, %[[W21]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W21]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:                 %[[W22:.+]] = affine.apply affine_map<(d0) -> (d0 + 2)>(%[[OW]])
-// CHECK-NEXT:            vector.transfer_read %[[IN]][%c1, %{{.*}}, %[[W22]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK-NEXT:            vector.transfer_read %[[IN]][%[[B]], %{{.*}}, %[[W22]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK-NOT:             vector.transfer_read %[[IN]]
 // CHECK:                 %[[ROWS:.+]] = vector.from_elements {{.*}} : vector<9x4xf32>
-// CHECK:                 vector.transfer_read %{{.*}}[%c1, %{{.*}}, %[[OW]], %c0], %{{.*}} : tensor<2x8x16x8xf32>, vector<4x8xf32>
+// CHECK:                 vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %[[OW]], %c0], %{{.*}} : tensor<2x8x16x8xf32>, vector<4x8xf32>
 // CHECK:                 vector.contract {{.*}} %[[ROWS]], {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
 // CHECK:               } {conv.prefetch_rhs}
 // CHECK:           scf.for %[[T:[a-z0-9]+]] = %c0 to %c2 step %c1
 // CHECK:             scf.for %[[OW2:[a-z0-9]+]] = %c0 to %c16 step %c4
 // CHECK:               %[[H6:.+]] = affine.apply affine_map<()[s0] -> (s0 + 6)>()[%[[T]]]
-// CHECK:               vector.transfer_read %[[IN]][%c1, %[[H6]], %[[OW2]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
+// CHECK:               vector.transfer_read %[[IN]][%[[B]], %[[H6]], %[[OW2]]], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<4xf32>
 // CHECK:               vector.contract {{.*}} : vector<9x4xf32>, vector<4x8xf32> into vector<9x8xf32>
 // CHECK-NOT:     tensor<3x3x1x3x16xf32>
 // CHECK-NOT:     tensor<2x8x16x3x3xf32>
@@ -329,15 +326,12 @@ func.func @row_gather(%x: tensor<2x17x17x3xf32>, %dy: tensor<2x6x6x16xf32>) -> t
 // PACK-LABEL: func.func @single_channel_transposed_pack
 // PACK-DAG:     %[[TAIL:.+]] = tensor.empty() : tensor<3x3x1x2x16xf32>
 // PACK-DAG:     %[[SCRATCH:.+]] = tensor.empty() : tensor<3x3x1x3x16xf32>
-// (The first image's first block and the rest of its rows come first,
-// each packing its own rows; the second image's blocks, checked here,
-// follow: batch index %c1.)
-// PACK:         vector.transfer_write %cst{{.*}} : vector<9x8xf32>, tensor<9x8xf32>
+// PACK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
 // PACK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c6 step %c3
 // PACK:             %[[PACKED:.+]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[SCRATCH]])
 // PACK:               scf.for %{{.*}} = %c0 to %c3 step %c1
 // PACK:                 scf.for %{{.*}} = %c0 to %c3 step %c1
-// PACK:                   vector.transfer_read %{{.*}}[%c1, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<16xf32>
+// PACK:                   vector.transfer_read %{{.*}}[%[[B]], %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x10x18xf32>, vector<16xf32>
 // PACK:                   vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<3x3x1x3x16xf32>
 // PACK:             %[[ROWS:.+]] = tensor.collapse_shape %[[PACKED]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<3x3x1x3x16xf32> into tensor<9x1x3x16xf32>
 // PACK:             scf.for %{{.*}} = %c0 to %c3 step %c1
@@ -361,25 +355,20 @@ func.func @single_channel_transposed_pack(%x: tensor<2x8x16x1xf32>, %dy: tensor<
 // three 3-value pieces, one per input row 2 * oh + kh.
 // CHECK-LABEL: func.func @single_channel_strided
 // CHECK:         %[[IN:.+]] = tensor.collapse_shape %{{.*}} : tensor<2x9x17x1xf32> into tensor<2x9x17xf32>
-// The first image's tile starts from zero (zeroStartFirstBlocks; its batch
-// index folds to %c0), the second image's follows.
-// CHECK:         vector.transfer_write %cst{{.*}} : vector<9x8xf32>, tensor<9x8xf32>
+// CHECK:         scf.for %[[B:[a-z0-9]+]] = %c0 to %c2 step %c1
 // CHECK:           scf.for %[[OH:[a-z0-9]+]] = %c0 to %c4 step %c1
 // CHECK:             scf.for %[[OW:[a-z0-9]+]] = %c0 to %c8 step %c4
 // CHECK:               %[[H0:.+]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[OH]])
 // CHECK:               %[[W0:.+]] = affine.apply affine_map<(d0) -> (d0 * 2)>(%[[OW]])
-// CHECK:               %[[P0:.+]] = vector.transfer_read %[[IN]][%c0, %[[H0]], %[[W0]]], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               %[[P0:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H0]], %[[W0]]], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
 // CHECK:               vector.insert_strided_slice %[[P0]], %{{.*}} {offsets = [0], strides = [1]} : vector<3xf32> into vector<9xf32>
 // CHECK:               %[[H1:.+]] = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>(%[[OH]])
-// CHECK:               %[[P1:.+]] = vector.transfer_read %[[IN]][%c0, %[[H1]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               %[[P1:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H1]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
 // CHECK:               vector.insert_strided_slice %[[P1]], %{{.*}} {offsets = [3], strides = [1]} : vector<3xf32> into vector<9xf32>
 // CHECK:               %[[H2:.+]] = affine.apply affine_map<(d0) -> (d0 * 2 + 2)>(%[[OH]])
-// CHECK:               %[[P2:.+]] = vector.transfer_read %[[IN]][%c0, %[[H2]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
+// CHECK:               %[[P2:.+]] = vector.transfer_read %[[IN]][%[[B]], %[[H2]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
 // CHECK:               vector.insert_strided_slice %[[P2]], %{{.*}} {offsets = [6], strides = [1]} : vector<3xf32> into vector<9xf32>
 // CHECK:               vector.contract {{.*}} : vector<4x9xf32>, vector<4x8xf32> into vector<9x8xf32>
-// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK:           vector.transfer_read %[[IN]][%c1, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<2x9x17xf32>, vector<3xf32>
-// CHECK:           vector.contract {{.*}} : vector<4x9xf32>, vector<4x8xf32> into vector<9x8xf32>
 func.func @single_channel_strided(%x: tensor<2x9x17x1xf32>, %dy: tensor<2x4x8x8xf32>) -> tensor<3x3x1x8xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x9x17x1xf32>, tensor<2x4x8x8xf32> -> tensor<3x3x1x8xf32>
   return %dw : tensor<3x3x1x8xf32>

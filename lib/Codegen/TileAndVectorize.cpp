@@ -407,6 +407,15 @@ LogicalResult tileForVectorization(RewriterBase &rewriter,
 
 } // namespace
 
+/// Every loaded dialect's and registered op's canonicalization patterns.
+static void addCanonicalizationPatterns(MLIRContext *ctx,
+                                        RewritePatternSet &patterns) {
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+}
+
 /// See the definitions below.
 static SmallVector<int64_t> tiledLoopDims(ArrayRef<LoopLikeOpInterface> loops,
                                           ArrayRef<int64_t> sizes,
@@ -2001,12 +2010,8 @@ static void zeroStartFirstBlocks(RewriterBase &rewriter,
   for (Operation *firstIteration : firstIterations)
     firstIteration->walk([&](Operation *op) { simplify.insert(op); });
   if (!simplify.empty()) {
-    MLIRContext *ctx = rewriter.getContext();
-    RewritePatternSet patterns(ctx);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, ctx);
+    RewritePatternSet patterns(rewriter.getContext());
+    addCanonicalizationPatterns(rewriter.getContext(), patterns);
     scf::populateSCFForLoopCanonicalizationPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
@@ -3369,10 +3374,7 @@ void TileAndVectorize::runOnOperation() {
 
   // Simplify the peeled loops' bounds and slices before looking at shapes.
   auto canonicalize = [&](RewritePatternSet &patterns) {
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, ctx);
+    addCanonicalizationPatterns(ctx, patterns);
   };
   {
     RewritePatternSet patterns(ctx);

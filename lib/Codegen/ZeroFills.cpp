@@ -146,20 +146,11 @@ bool mlir::conv::detail::isZeroTensor(Value value) {
   for (int depth = 0; depth < kMaxDepth; ++depth) {
     if (auto fill = value.getDefiningOp<linalg::FillOp>())
       return isZeroScalar(fill.getInputs()[0]);
-    if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>()) {
-      value = slice.getSource();
-      continue;
-    }
-    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
-      value = collapse.getSrc();
-      continue;
-    }
-    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) {
-      value = expand.getSrc();
-      continue;
-    }
-    if (auto cast = value.getDefiningOp<tensor::CastOp>()) {
-      value = cast.getSource();
+    // A slice, reshape or cast of it (its source is operand 0).
+    if (Operation *def = value.getDefiningOp();
+        isa_and_present<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+                        tensor::ExpandShapeOp, tensor::CastOp>(def)) {
+      value = def->getOperand(0);
       continue;
     }
     if (auto bbArg = dyn_cast<BlockArgument>(value))

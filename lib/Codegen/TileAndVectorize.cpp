@@ -186,6 +186,12 @@ constexpr int64_t kRepitchFlopsPerElement = 1024;
 /// rows, 16 sets: db2 0.88-0.89x, db7 0.94-1.00x, rn3 1.01x widened.)
 /// Without AVX-512 only (see tileOne).
 constexpr int64_t kRepitchRowBytes = 512;
+/// Row panels (packRowPanels): the smallest input row pitch (bytes between
+/// consecutive reduction positions of a ci column) that gets its panels
+/// packed, and the largest panel (bytes), a part of the L1 beside the
+/// out_backprop rows that the column tiles stream.
+constexpr int64_t kPanelMinPitchBytes = 1024;
+constexpr int64_t kPanelMaxBytes = 16 * 1024;
 
 /// Rows of the 4-vector register tiles (widenRegisterTile).
 constexpr int64_t kWideTileRows = 6;
@@ -244,6 +250,8 @@ private:
                          int64_t colExtent) const;
   LogicalResult tileOne(RewriterBase &rewriter, linalg::GenericOp op);
   LogicalResult tileInner(RewriterBase &rewriter, linalg::GenericOp op);
+  SmallVector<linalg::GenericOp> packRowPanels(RewriterBase &rewriter,
+                                               linalg::GenericOp op);
   linalg::GenericOp fuseInputPack(RewriterBase &rewriter,
                                   linalg::GenericOp op);
   LogicalResult tileRelayout(RewriterBase &rewriter, linalg::TransposeOp op);
@@ -2801,6 +2809,188 @@ LogicalResult TileAndVectorize::tileTransposedPack(RewriterBase &rewriter,
   return tileForVectorization(rewriter, packTile, packSizes);
 }
 
+/// Row panels: a filter-gradient contraction [ci, co, reduction...] whose
+/// register tiles take their rows (ci) from an input with a long row pitch
+/// (channels-last rows of 256+ channels, or strided ones) and whose ci tile
+/// loop is the outermost, with several co tiles inside it, reads the same
+/// ci column of its reduction block (rows x positions) once per co tile.
+/// Those positions lie a pitch apart: 1 KiB apart they fall into 4 of the
+/// L1's 64 sets, 4 KiB apart into one, and the column misses the L1 on every
+/// sweep. The ci loop is tiled here, before the register tiles, and each
+/// full ci tile first copies its column into a small contiguous scratch (the
+/// panel: positions x rows, allocated once per thread), which every co tile
+/// then reads from the L1: the BLIS-style packing of a GEMM's left-hand
+/// panel. The peeled remainder tile of ci reads the input as before.
+/// Returns the contractions left for tileInner (the op itself when it does
+/// not qualify).
+SmallVector<linalg::GenericOp>
+TileAndVectorize::packRowPanels(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<linalg::GenericOp> parts{op};
+  auto role = op->getAttrOfType<StringAttr>(kRoleAttrName);
+  auto sizesAttr = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
+  if (!role || role.getValue() != kRoleDwTap || !sizesAttr ||
+      op->hasAttr(kUnrollTapsDimAttr) || op->hasAttr(kDenseTapRowsAttr) ||
+      op->hasAttr(kPrefetchRowsOpAttr) || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return parts;
+  // AVX-512 only: without it, the input is copied to a conflict-free row
+  // pitch instead (repitchInput).
+  if ((vectorBits ? vectorBits : host.vectorBits) < 512)
+    return parts;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rank = static_cast<int64_t>(ranges.size());
+  if (rank < 3 || llvm::any_of(ranges, ShapedType::isDynamic))
+    return parts;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[0] != utils::IteratorType::parallel ||
+      iterators[1] != utils::IteratorType::parallel)
+    return parts;
+  for (int64_t d = 2; d < rank; ++d)
+    if (iterators[d] != utils::IteratorType::reduction)
+      return parts;
+  // Loops [ci, co, reduction...]; the output [ci, co]; the input's last
+  // dimension ci, read independently of co.
+  MLIRContext *ctx = rewriter.getContext();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr ci = getAffineDimExpr(0, ctx), co = getAffineDimExpr(1, ctx);
+  if (maps[2].getNumResults() != 2 || maps[2].getResult(0) != ci ||
+      maps[2].getResult(1) != co || maps[0].getNumResults() < 2 ||
+      maps[0].getResults().back() != ci || maps[0].isFunctionOfDim(1))
+    return parts;
+  ArrayRef<int64_t> sizes = sizesAttr.asArrayRef();
+  int64_t rows = sizes[0];
+  if (rows <= 0 || sizes[1] <= 0 || ranges[1] <= sizes[1])
+    return parts;
+  // The ci tiles must be the outermost register-tile loop.
+  SmallVector<int64_t> order;
+  if (auto ic = op->getAttrOfType<DenseI64ArrayAttr>(kInnerInterchangeAttr))
+    order.assign(ic.asArrayRef().begin(), ic.asArrayRef().end());
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  for (int64_t d : order)
+    if (sizes[d] != 0) {
+      if (d != 0)
+        return parts;
+      break;
+    }
+  // The input's pitch: bytes between consecutive positions of the innermost
+  // reduction dimension that it reads (its row of channels times the
+  // slice stride along that dimension).
+  Value input = op.getDpsInputs()[0];
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  if (!inputType || !inputType.getElementType().isIntOrFloat() ||
+      inputType.getRank() < 2)
+    return parts;
+  int64_t elemBytes = inputType.getElementTypeBitWidth() / 8;
+  Value root = input;
+  int64_t stride = 1;
+  while (auto slice = root.getDefiningOp<tensor::ExtractSliceOp>()) {
+    int64_t r = slice.getType().getRank();
+    if (r == slice.getSourceType().getRank()) {
+      std::optional<int64_t> st =
+          getConstantIntValue(slice.getMixedStrides()[r - 2]);
+      stride *= st ? *st : 1;
+    }
+    root = slice.getSource();
+  }
+  auto rootType = dyn_cast<RankedTensorType>(root.getType());
+  if (!rootType || rootType.isDynamicDim(rootType.getRank() - 1))
+    return parts;
+  int64_t pitch = rootType.getShape().back() * elemBytes * stride;
+  int64_t positions = 1;
+  for (int64_t d = 2; d < rank; ++d)
+    positions *= ranges[d];
+  int64_t panelBytes = positions * rows * elemBytes;
+  if (pitch < kPanelMinPitchBytes || panelBytes > kPanelMaxBytes)
+    return parts;
+
+  // The ci tiles, the remainder peeled. A zero-started block's fill goes
+  // along into each tile (it moves on into the register tiles).
+  SmallVector<int64_t> ciSizes(rank, 0);
+  ciSizes[0] = rows;
+  bool fillInner = op->hasAttr(kFillInnerAttr) && hasFilledInit(op);
+  auto ciTiled = fillInner ? tileFusingFill(rewriter, op, ciSizes)
+                           : tile(rewriter, op, ciSizes);
+  if (failed(ciTiled))
+    return parts;
+  scf::ForOp ciLoop;
+  if (ciTiled->loops.size() == 1)
+    ciLoop = dyn_cast<scf::ForOp>(ciTiled->loops[0].getOperation());
+  auto tiled = cast<linalg::GenericOp>(ciTiled->tiledOps.back());
+  // tileInner leaves the ci dimension whole now.
+  SmallVector<int64_t> innerSizes(sizes);
+  innerSizes[0] = 0;
+  tiled->setAttr(kInnerSizesAttr, rewriter.getDenseI64ArrayAttr(innerSizes));
+  parts.assign({tiled});
+  if (!ciLoop)
+    return parts;
+  scf::ForOp partial;
+  if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, ciLoop, partial)))
+    partial.walk([&](linalg::GenericOp g) {
+      if (g->hasAttr(kInnerSizesAttr))
+        parts.push_back(g);
+    });
+
+  // The full tiles' panel: the scratch, outside every loop of the block
+  // (at the start of the thread's body, or of the function).
+  auto slice = tiled.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice)
+    return parts;
+  SmallVector<int64_t> panelShape;
+  for (OpFoldResult size : slice.getMixedSizes()) {
+    FailureOr<int64_t> value = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(size));
+    if (failed(value))
+      return parts;
+    panelShape.push_back(*value);
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (auto forall = tiled->getParentOfType<scf::ForallOp>())
+    rewriter.setInsertionPointToStart(forall.getBody());
+  else
+    rewriter.setInsertionPointToStart(
+        &tiled->getParentOfType<FunctionOpInterface>()
+             .getFunctionBody()
+             .front());
+  Location loc = tiled.getLoc();
+  Value scratch = tensor::EmptyOp::create(rewriter, loc, panelShape,
+                                          inputType.getElementType());
+  rewriter.setInsertionPoint(tiled);
+  // The copy: one run of the tile's rows (the last dimension) per position,
+  // a vector read and write each (built as vector transfers: a linalg copy
+  // of the slice would fold into an insert_slice, a strided memref.copy of
+  // single elements).
+  int64_t panelRank = static_cast<int64_t>(panelShape.size());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value pad = arith::ConstantOp::create(
+      rewriter, loc, rewriter.getZeroAttr(inputType.getElementType()));
+  SmallVector<Value> lbs(panelRank - 1, zero), steps(panelRank - 1, one), ubs;
+  for (int64_t d = 0; d + 1 < panelRank; ++d)
+    ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, panelShape[d]));
+  auto runType =
+      VectorType::get({panelShape.back()}, inputType.getElementType());
+  Value source = slice.getResult();
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps, ValueRange{scratch},
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> scf::ValueVector {
+        SmallVector<Value> indices(ivs);
+        indices.push_back(zero);
+        Value run = vector::TransferReadOp::create(
+            b, l, runType, source, indices, pad, ArrayRef<bool>{true});
+        return {vector::TransferWriteOp::create(b, l, run, args[0], indices,
+                                                ArrayRef<bool>{true})
+                    .getResult()};
+      });
+  Value panel = nest.results[0];
+  if (panel.getType() != slice.getType())
+    panel = tensor::CastOp::create(rewriter, loc, slice.getType(), panel);
+  rewriter.modifyOpInPlace(tiled, [&] { tiled->setOperand(0, panel); });
+  return parts;
+}
+
 LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
                                           linalg::GenericOp op) {
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kInnerSizesAttr);
@@ -3358,7 +3548,8 @@ void TileAndVectorize::runOnOperation() {
       blocked.push_back(op);
   });
   for (linalg::GenericOp op : blocked)
-    (void)tileInner(rewriter, op);
+    for (linalg::GenericOp part : packRowPanels(rewriter, op))
+      (void)tileInner(rewriter, part);
   // The row gathers that no cache block packs itself (fuseInputPack erased
   // those) copy their whole tensor up front.
   rowGathers.clear();

@@ -192,11 +192,14 @@ func.func @dw_3x3_thread_halves(%x: tensor<4x7x7x256xf32>, %dy: tensor<4x7x7x256
 // tiles. With AVX-512 such a block of whole images holds more than one
 // (57 KiB each): the block takes both batch items, and the batch loop runs
 // inside the register tiles too. That one block is each channel block's
-// first: its tiles start from zero (zeroStartFirstBlocks).
+// first: its tiles start from zero (zeroStartFirstBlocks). Each ci tile
+// first copies its 6 channels of the block (4 KiB input rows) into a row
+// panel that its 4 co tiles read (packRowPanels).
 // AVX512-LABEL: func.func @dw_1x1_channel_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
 // AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:               vector.transfer_read %arg0{{.*}} : tensor<2x4x7x1024xf32>, vector<6xf32>
+// AVX512:             scf.for %{{.*}} = %c0 to %c256 step %c64
 // AVX512:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
 // AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
 // AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c4 step %c1
@@ -234,17 +237,22 @@ func.func @dw_1x1_channel_blocks(%x: tensor<2x4x7x1024xf32>, %dy: tensor<2x4x7x2
 // holds 2 images, so each register tile reduces 2 images (98 positions)
 // per visit instead of one. The first 2 images' tiles start from zero
 // (zeroStartFirstBlocks), the other 3 blocks' from what they left.
+// Both kinds of block pack each ci tile's row panel (2 x 7 x 7 positions
+// of 6 channels) for its co tiles.
 // AVX512-LABEL: func.func @dw_1x1_image_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c1024 step %c256
 // AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:               vector.transfer_read %arg0{{.*}} : tensor<8x7x7x1024xf32>, vector<6xf32>
+// AVX512:             scf.for %{{.*}} = %c0 to %c256 step %c64
 // AVX512:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
 // AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c2 step %c1
 // AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c7 step %c1
+// AVX512-NEXT:              vector.transfer_read %{{.*}} : tensor<2x7x7x6xf32>, vector<7x6xf32>
 // AVX512:                   vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
 // AVX512:           scf.for %{{.*}} = %c2 to %c8 step %c2
 // AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512-NEXT:          scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX512:                 vector.transfer_read %arg0{{.*}} : tensor<8x7x7x1024xf32>, vector<6xf32>
+// AVX512:               scf.for %{{.*}} = %c0 to %c256 step %c64
 // AVX512-NEXT:            scf.for %{{.*}} = %c0 to %c2 step %c1
 // AVX512-NEXT:              scf.for %{{.*}} = %c0 to %c7 step %c1
 // AVX512:                     vector.contract {{.*}} : vector<7x6xf32>, vector<7x64xf32> into vector<6x64xf32>
@@ -368,11 +376,13 @@ func.func @dw_narrow_two_zmm(%x: tensor<1x28x28x192xf32>, %dy: tensor<1x28x28x32
 // rather than 4 column tiles (256): one pass over the input serves every
 // output channel. With a 1 MiB L2 (AVX512 lines: 512 KiB over a quarter)
 // or without AVX-512 (CHECK lines) the co blocks stay 4 column tiles wide.
+// (With AVX-512 each ci tile packs its row panel before its co tiles.)
 // ZMM1-LABEL: func.func @dw_1x1_whole_co_blocks
 // ZMM1:         scf.for %{{.*}} = %c0 to %c2048 step %c256 iter_args(%{{.*}}) -> (tensor<2048x512xf32>)
 // ZMM1-NOT:       scf.for %{{.*}} = %c0 to %c512 step %c256
 // ZMM1:             scf.for %{{.*}} = %c0 to %c252 step %c6 iter_args(%{{.*}}) -> (tensor<256x512xf32>)
-// ZMM1-NEXT:          scf.for %{{.*}} = %c0 to %c512 step %c64
+// ZMM1:                 vector.transfer_read %arg0{{.*}} : tensor<8x7x7x2048xf32>, vector<6xf32>
+// ZMM1:               scf.for %{{.*}} = %c0 to %c512 step %c64
 // AVX512-LABEL: func.func @dw_1x1_whole_co_blocks
 // AVX512:         scf.for %{{.*}} = %c0 to %c2048 step %c256
 // AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c256

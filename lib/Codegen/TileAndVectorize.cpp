@@ -986,6 +986,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // of at most an eighth of the L2 leaves room for the next block beside
     // the current one. (The 1 MiB dW of 14x14x1024 -> 256, 7-row blocks:
     // -7 / -4 %; the next block evicted the dW tiles and the current block.)
+    // The same holds with a single tile of columns: 256 -> 64 (43 tiles of
+    // 6 rows a 2-row block, 64 KiB dW), conv-run --compare, 30 call pairs,
+    // 1 / 2 threads, a model-167 Xeon: +26-37 / -3-+1 % (its input rows,
+    // 1 KiB apart, 4 lines a page, left the first tile of each block
+    // waiting on memory with one thread).
     bool stridedInput = false;
     for (auto slice =
              op.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
@@ -996,7 +1001,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         !stridedInput &&
         ((ranges[co] <= t.cols &&
           llvm::divideCeil(ranges[ci], t.rows) <= kMaxPrefetchL2Sweeps) ||
-         (ranges[co] > t.cols && ciBlock * coBlock * accBytes <= l2 / 8)))
+         ciBlock * coBlock * accBytes <= l2 / 8))
       prefetchRowsL2 = true;
     if ((!avx512 && n != 1) || (twoZmmFMAUnits && !prefetchRowsL2))
       prefetchRows = false;

@@ -109,15 +109,18 @@ func.func @pointwise(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x16x16x64xf32>) ->
 
 // -----
 
-// With more tiles of rows sweeping a block (256 input channels: 43 tiles
-// of 6 rows) or a strided input, a core with two 512-bit FMA units leaves
-// the 1x1 layers to the hardware prefetchers; with AVX-512 otherwise they
-// are marked.
+// More tiles of rows sweeping a block (256 input channels: 43 tiles of 6
+// rows), on a core with two 512-bit FMA units: the whole dW (64 KiB) is
+// within an eighth of the L2, so the next block goes into the L2 as well,
+// spread over the tiles. A strided input is left to the hardware
+// prefetchers there; with AVX-512 otherwise both are marked.
 // CHECK-LABEL: func.func @pointwise_wide
 // CHECK:         conv.prefetch_rows
 // TZF-LABEL: func.func @pointwise_wide
-// TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
-// TZF-NOT:     conv.prefetch
+// TZF:         scf.for %{{.*}} = %c0 to %c252 step %c6
+// TZF:               vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF:             } {conv.prefetch_distance = 128 : i64, conv.prefetch_l2, conv.prefetch_rows}
+// TZF:         } {conv.prefetch_tiles}
 // TZF-LABEL: func.func @pointwise_strided
 // TZF:         vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
 // TZF-NOT:     conv.prefetch

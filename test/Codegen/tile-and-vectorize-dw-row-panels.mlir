@@ -71,3 +71,27 @@ func.func @dw_1x1_short_rows(%x: tensor<2x7x7x128xf32>, %dy: tensor<2x7x7x256xf3
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x128xf32>, tensor<2x7x7x256xf32> -> tensor<1x1x128x256xf32>
   return %dw : tensor<1x1x128x256xf32>
 }
+
+// -----
+
+// A 3x3 layer (SAME padding, 512 -> 256 on 7x7 images, 2 KiB input rows):
+// each tap's contraction covers its cut rows, a dynamic range of at most
+// 7 x 7 positions. Its panel is allocated at that bound, once per tap
+// iteration of the forall, and each full ci tile copies its rows into the
+// leading part of the cut size, which its 4 co tiles then read.
+// CHECK-LABEL: func.func @dw_3x3_cut_rows_panels
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
+// CHECK-NEXT:      %[[PANEL:.*]] = tensor.empty() : tensor<2x7x7x6xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c510 step %c6
+// CHECK:             %[[CUT:.*]] = tensor.extract_slice %[[PANEL]][0, 0, 0, 0] [2, %[[H:.*]], %[[W:.*]], 6] [1, 1, 1, 1] : tensor<2x7x7x6xf32> to tensor<2x?x?x6xf32>
+// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args(%{{.*}} = %[[CUT]])
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %[[H]] step %c1
+// CHECK-NEXT:            scf.for %{{.*}} = %c0 to %[[W]] step %c1
+// CHECK:                   vector.transfer_read %padded{{.*}} : tensor<2x9x9x512xf32>, vector<6xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:                   vector.transfer_read %{{.*}} : tensor<2x?x?x6xf32>, vector<6xf32>
+// CHECK:                   vector.transfer_read %arg1{{.*}} : tensor<2x7x7x256xf32>, vector<64xf32>
+func.func @dw_3x3_cut_rows_panels(%x: tensor<2x7x7x512xf32>, %dy: tensor<2x7x7x256xf32>) -> tensor<3x3x512x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x512xf32>, tensor<2x7x7x256xf32> -> tensor<3x3x512x256xf32>
+  return %dw : tensor<3x3x512x256xf32>
+}

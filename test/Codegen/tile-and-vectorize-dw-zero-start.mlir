@@ -16,19 +16,22 @@
 // whole images (2 blocks). The first block's tiles start from zero: their
 // accumulators are a zero vector written to the tile (which the hoisted
 // accumulator read folds to); the second block's tiles read what the
-// first stored.
+// first stored. (Each full tile of 6 ci first copies its row panel, the
+// input rows being 1 KiB apart: tile-and-vectorize-dw-row-panels.mlir.)
 // CHECK-LABEL: func.func @taps_image_blocks
 // CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<3x3x256x256xf32>
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3) shared_outs(%{{.*}} = %[[EMPTY]])
 // CHECK:           scf.for %{{.*}} = %c0 to %c252 step %c6
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:               vector.transfer_read {{.*}} : tensor<8x9x9x256xf32>, vector<6xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c64
 // CHECK:               vector.transfer_write %cst{{.*}} : vector<6x64xf32>, tensor<6x64xf32>
 // CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c64
 // CHECK:               vector.transfer_write %cst{{.*}} : vector<4x64xf32>, tensor<4x64xf32>
 // CHECK:           scf.for %{{.*}} = %c0 to %c252 step %c6
-// CHECK-NEXT:        scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK:               vector.transfer_read {{.*}} : tensor<8x9x9x256xf32>, vector<6xf32>
+// CHECK:             scf.for %{{.*}} = %c0 to %c256 step %c64
 // CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK-NOT:       vector.transfer_write %cst
 // CHECK:           scf.forall.in_parallel

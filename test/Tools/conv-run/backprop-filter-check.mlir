@@ -29,9 +29,12 @@
 // Row panels (conv-cpu-tile-and-vectorize, packRowPanels; AVX-512 hosts):
 // a stride-2 1x1 layer with 2 KiB input rows (520 channels: 86 ci tiles of
 // 6 packed, a remainder of 4 read in place) and 200 output channels (3 co
-// tiles of 64 and a remainder), with 1 and 2 threads.
+// tiles of 64 and a remainder), with 1 and 2 threads; a 3x3 SAME layer
+// whose taps' panels cover their cut (dynamic) row ranges.
 // RUN: conv-run %s --entry nhwc_f32_row_panels --check --seed 31 | FileCheck %s --check-prefix=F32
 // RUN: conv-run %s --entry nhwc_f32_row_panels --check --seed 32 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_row_panels_3x3 --check --seed 33 | FileCheck %s --check-prefix=F32
+// RUN: conv-run %s --entry nhwc_f32_row_panels_3x3 --check --seed 34 --num-threads=2 --min-parallel-flops=0 | FileCheck %s --check-prefix=F32
 // Tiny-Cin filter gradients (kernel dimensions fused with ci, the pack a
 // row gather of k*Cin-long input runs where the last dilation is 1): the
 // 7x7 stem with SAME padding, with 1 and 2 threads (7 leading taps: 2 and
@@ -296,4 +299,11 @@ func.func @nhwc_f32_row_panels(%x: tensor<4x16x16x520xf32>, %dy: tensor<4x8x8x20
           strides = [2, 2] dilations = [1, 1]
           : tensor<4x16x16x520xf32>, tensor<4x8x8x200xf32> -> tensor<1x1x520x200xf32>
   return %dw : tensor<1x1x520x200xf32>
+}
+
+func.func @nhwc_f32_row_panels_3x3(%x: tensor<2x7x7x520xf32>, %dy: tensor<2x7x7x256xf32>) -> tensor<3x3x520x256xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x7x7x520xf32>, tensor<2x7x7x256xf32> -> tensor<3x3x520x256xf32>
+  return %dw : tensor<3x3x520x256xf32>
 }

@@ -2870,7 +2870,8 @@ TileAndVectorize::packRowPanels(RewriterBase &rewriter, linalg::GenericOp op) {
     return parts;
   ArrayRef<int64_t> sizes = sizesAttr.asArrayRef();
   int64_t rows = sizes[0];
-  if (rows <= 0 || sizes[1] <= 0 ||
+  // (Every full ci tile copies exactly `rows` channels.)
+  if (rows <= 0 || ranges[0] < rows || sizes[1] <= 0 ||
       llvm::divideCeil(ranges[1], sizes[1]) < kPanelMinColumnTiles)
     return parts;
   // The ci tiles must be the outermost register-tile loop.

@@ -990,10 +990,11 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // the current one. (The 1 MiB dW of 14x14x1024 -> 256, 7-row blocks:
     // -7 / -4 %; the next block evicted the dW tiles and the current block.)
     // The same holds with a single tile of columns: 256 -> 64 (43 tiles of
-    // 6 rows a 2-row block, 64 KiB dW), conv-run --compare, 30 call pairs,
-    // 1 / 2 threads, a model-167 Xeon: +26-37 / -3-+1 % (its input rows,
-    // 1 KiB apart, 4 lines a page, left the first tile of each block
-    // waiting on memory with one thread).
+    // 6 rows a 2-row block, 64 KiB dW), conv-run --compare, 20-30 call
+    // pairs, 1 / 2 threads, a model-167 Xeon: +26-40 / -3-+4 % (measured
+    // while one thread's memory accesses were slow on that host; the likely
+    // reason, not measured: its input rows, 1 KiB apart, 4 lines a page,
+    // give the hardware prefetchers little to follow).
     bool stridedInput = false;
     for (auto slice =
              op.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
@@ -2624,6 +2625,17 @@ bool TileAndVectorize::repitchInput(RewriterBase &rewriter,
   return true;
 }
 
+/// Sets the insertion point for a per-thread scratch tensor of `op`'s
+/// blocks: the start of the enclosing scf.forall's body (a thread), or of
+/// the function.
+static void setScratchInsertionPoint(RewriterBase &rewriter, Operation *op) {
+  if (auto forall = op->getParentOfType<scf::ForallOp>())
+    rewriter.setInsertionPointToStart(forall.getBody());
+  else
+    rewriter.setInsertionPointToStart(
+        &op->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+}
+
 /// A cache block of a tiny-Cin filter gradient (docs/Lowering.md §2.1)
 /// reads its rows from the pack, a copy of every output position's window
 /// ([b, o..., kf..., ci], collapsed to [b, o..., rows]) made in one pass
@@ -2701,11 +2713,7 @@ linalg::GenericOp TileAndVectorize::fuseInputPack(RewriterBase &rewriter,
 
   // The scratch: outside every loop of the block, inside the thread's body.
   OpBuilder::InsertionGuard guard(rewriter);
-  if (auto forall = op->getParentOfType<scf::ForallOp>())
-    rewriter.setInsertionPointToStart(forall.getBody());
-  else
-    rewriter.setInsertionPointToStart(
-        &op->getParentOfType<FunctionOpInterface>().getFunctionBody().front());
+  setScratchInsertionPoint(rewriter, op);
   Value scratch = tensor::EmptyOp::create(rewriter, pack.getLoc(),
                                           scratchShape,
                                           packType.getElementType());
@@ -2967,13 +2975,7 @@ TileAndVectorize::packRowPanels(RewriterBase &rewriter, linalg::GenericOp op) {
   if (!slice || slice.getType().getRank() != inputType.getRank())
     return parts;
   OpBuilder::InsertionGuard guard(rewriter);
-  if (auto forall = tiled->getParentOfType<scf::ForallOp>())
-    rewriter.setInsertionPointToStart(forall.getBody());
-  else
-    rewriter.setInsertionPointToStart(
-        &tiled->getParentOfType<FunctionOpInterface>()
-             .getFunctionBody()
-             .front());
+  setScratchInsertionPoint(rewriter, tiled);
   Location loc = tiled.getLoc();
   Value scratch = tensor::EmptyOp::create(rewriter, loc, panelShape,
                                           inputType.getElementType());

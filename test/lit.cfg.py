@@ -40,3 +40,13 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_c_runner_utils",
      os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
+
+# Hosts with AVX-512 (the tests of host-dependent lowerings that only run
+# there, e.g. conv-cpu-streaming-stores in the CPU pipeline).
+try:
+    with open("/proc/cpuinfo") as _cpuinfo:
+        if any(line.startswith("flags") and " avx512f" in line
+               for line in _cpuinfo):
+            config.available_features.add("avx512")
+except OSError:
+    pass

@@ -40,6 +40,21 @@ static std::unique_ptr<Pass> createCanonicalizer() {
 /// assume (buildConvToLinalgPipeline).
 static constexpr int64_t kMaxHostL3Bytes = 32 * 1024 * 1024;
 
+/// The smallest result whose register tiles conv-cpu-streaming-stores
+/// writes with non-temporal stores, by default: a multiple of the L2
+/// (docs/Codegen.md, "Streaming stores").
+static constexpr int64_t kStreamingStoresL2Multiple = 4;
+
+static int64_t
+streamingStoresMinBytes(const conv::ConvCPUPipelineOptions &options) {
+  if (options.streamingStoresMinBytes >= 0)
+    return options.streamingStoresMinBytes;
+  int64_t l2 = options.l2CacheBytes > 0
+                   ? int64_t(options.l2CacheBytes)
+                   : conv::HostVectorInfo::detect().l2Bytes;
+  return kStreamingStoresL2Multiple * l2;
+}
+
 void mlir::conv::buildConvToLinalgPipeline(
     OpPassManager &pm, const ConvCPUPipelineOptions &options) {
   ConvertConvToLinalgPassOptions convOptions;
@@ -211,6 +226,12 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
     vectorOptions.prefetch = options.prefetch;
     pm.addNestedPass<func::FuncOp>(
         createConvCPULowerVectorsPass(vectorOptions));
+    if (options.streamingStores) {
+      ConvCPUStreamingStoresPassOptions streamOptions;
+      streamOptions.minBytes = streamingStoresMinBytes(options);
+      pm.addNestedPass<func::FuncOp>(
+          createConvCPUStreamingStoresPass(streamOptions));
+    }
     ConvCPUExpandStridedCopiesPassOptions copyOptions;
     copyOptions.numThreads = options.numThreads;
     pm.addNestedPass<func::FuncOp>(

@@ -99,6 +99,9 @@ std::string CompileOptions::str() const {
          " l3-cache-bytes=" + std::to_string(l3CacheBytes) +
          " bf16-dot=" + bf16Dot + " dw-tap-rows=" + dwTapRows +
          " prefetch=" + (prefetch ? "1" : "0") +
+         " streaming-stores=" + (streamingStores ? "1" : "0") +
+         " streaming-stores-min-bytes=" +
+         std::to_string(streamingStoresMinBytes) +
          " direct-rows=" + (directRows ? "1" : "0") +
          " dw-tap-planes=" + (dwTapPlanes ? "1" : "0") +
          " winograd=" + winograd +
@@ -777,6 +780,8 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   pipelineOptions.l2CacheBytes = options.l2CacheBytes;
   pipelineOptions.l3CacheBytes = options.l3CacheBytes;
   pipelineOptions.prefetch = options.prefetch;
+  pipelineOptions.streamingStores = options.streamingStores;
+  pipelineOptions.streamingStoresMinBytes = options.streamingStoresMinBytes;
   pipelineOptions.directRows = options.directRows;
   pipelineOptions.dwTapPlanes = options.dwTapPlanes;
   pipelineOptions.winograd = options.winograd;

@@ -139,6 +139,12 @@ cl::opt<bool>
                         "that stream out_backprop once, 1x1 and 1-D ones; "
                         "pipeline option prefetch=false)"),
                cl::cat(category));
+cl::opt<int64_t> streamingStoresMinBytes(
+    "streaming-stores-min-bytes",
+    cl::desc("The smallest result (bytes) whose register tiles are stored "
+             "with non-temporal stores on AVX-512 hosts (-1: four times the "
+             "L2; 0: every size; pipeline option streaming-stores-min-bytes)"),
+    cl::init(-1), cl::cat(category));
 cl::opt<std::string> winograd(
     "winograd",
     cl::desc("Winograd F(2, T) phases in transposed convolutions and "
@@ -154,6 +160,7 @@ cl::opt<std::string> compare(
              "register-tile-rows, register-tile-vectors, reduction-chunk, "
              "l1-cache-bytes, l2-cache-bytes, l3-cache-bytes, "
              "transpose-per-tap, bf16-dot, dw-tap-rows, prefetch (0 or 1), "
+             "streaming-stores (0 or 1), streaming-stores-min-bytes, "
              "direct-rows (0 or 1), dw-tap-planes (0 or 1), winograd (auto, "
              "on, off), num-threads, "
              "compile-threads), "
@@ -292,17 +299,20 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.l2CacheBytes = number;
     else if (key == "l3-cache-bytes")
       options.l3CacheBytes = number;
+    else if (key == "streaming-stores-min-bytes")
+      options.streamingStoresMinBytes = number;
     else if (key == "num-threads")
       options.numThreads = unsigned(number);
     else if (key == "compile-threads")
       options.compileThreads = unsigned(number);
     else if (key == "prefetch" || key == "direct-rows" ||
-             key == "dw-tap-planes") {
+             key == "dw-tap-planes" || key == "streaming-stores") {
       if (number > 1)
         return error("expected 0 or 1");
-      (key == "prefetch"      ? options.prefetch
-       : key == "direct-rows" ? options.directRows
-                              : options.dwTapPlanes) = number == 1;
+      (key == "prefetch"        ? options.prefetch
+       : key == "direct-rows"   ? options.directRows
+       : key == "dw-tap-planes" ? options.dwTapPlanes
+                                : options.streamingStores) = number == 1;
     } else
       return error("unknown option '" + key.str() + "'");
   }
@@ -344,6 +354,7 @@ int main(int argc, char **argv) {
   options.l2CacheBytes = l2CacheBytes;
   options.l3CacheBytes = l3CacheBytes;
   options.prefetch = !noPrefetch;
+  options.streamingStoresMinBytes = streamingStoresMinBytes;
   options.winograd = winograd;
   options.numThreads = numThreads;
   options.minParallelFlops = minParallelFlops;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <thread>
 
@@ -435,6 +436,59 @@ TEST(JitTest, TransposeRowPartsGiveTheSameBitsForAnyThreadCount) {
   }
 }
 
+// Non-temporal stores (conv-cpu-streaming-stores, on AVX-512 hosts; here
+// for every result size) write a result only where its tile's first row is
+// 64-byte aligned, and ordinary stores elsewhere: the caller's result
+// buffer at any alignment gets the bits of the kernel without them, on 1
+// and 2 threads. (On other hosts the pass changes nothing and the test
+// compares two identical kernels.)
+TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
+  Jit jit;
+  std::vector<TransposeSpec> specs = {
+      // U-Net's 2x2 stride-2 up-convolution (one tap per phase).
+      transposeSpec(ElementType::F32, Last, {1, 12, 12, 32}, {2, 2, 64, 32},
+                    {2, 2}, {1, 1}, TransposePadding::Valid),
+      // 3x3 stride 2, SAME.
+      transposeSpec(ElementType::F32, Last, {2, 6, 6, 16}, {3, 3, 32, 16},
+                    {2, 2}, {1, 1}, TransposePadding::Same),
+  };
+  for (const TransposeSpec &spec : specs) {
+    for (unsigned threads : {1u, 2u}) {
+      CompileOptions streaming, plain;
+      streaming.numThreads = plain.numThreads = threads;
+      streaming.minParallelFlops = plain.minParallelFlops = 0;
+      streaming.streamingStoresMinBytes = 0;
+      plain.streamingStores = false;
+      auto a = jit.compile(spec, streaming);
+      ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+      auto b = jit.compile(spec, plain);
+      ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+      expectMatchesReference(**a);
+      Buffer x =
+          randomBuffer(ElementType::F32, (*a)->inputs()[0].numElements(), 21);
+      Buffer k =
+          randomBuffer(ElementType::F32, (*a)->inputs()[1].numElements(), 22);
+      size_t bytes = (*a)->outputs()[0].numElements() * sizeof(float);
+      Buffer expected(ElementType::F32, (*b)->outputs()[0].numElements());
+      llvm::Error error = (*b)->run({x.data(), k.data(), expected.data()});
+      ASSERT_FALSE(error) << llvm::toString(std::move(error));
+      // One 64-byte aligned block, the result at offsets 0, 4, ..., 60.
+      std::vector<char> storage(bytes + 128);
+      char *aligned = reinterpret_cast<char *>(
+          (reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
+      for (size_t offset = 0; offset < 64; offset += 4) {
+        char *y = aligned + offset;
+        std::fill(y, y + bytes, char(0x7f));
+        error = (*a)->run({x.data(), k.data(), y});
+        ASSERT_FALSE(error) << llvm::toString(std::move(error));
+        EXPECT_EQ(std::memcmp(y, expected.data(), bytes), 0)
+            << threads << " threads, result at 64k + " << offset << ", input "
+            << spec.inputShape[1] << " x " << spec.inputShape[2];
+      }
+    }
+  }
+}
+
 // Such kernels go parallel from a quarter of CompileOptions::minParallelFlops
 // (one fork per call, no rows shared between the threads), and so do those
 // of the dot lowering (docs/Lowering.md §3.11: one fork per call, items x
@@ -750,7 +804,8 @@ TEST(JitTest, BuildModuleText) {
             "zero-insertion-transpose=0 transpose-per-tap=auto optimize=1 "
             "register-tile-rows=0 register-tile-vectors=0 reduction-chunk=0 "
             "l1-cache-bytes=0 l2-cache-bytes=0 l3-cache-bytes=0 bf16-dot=auto "
-            "dw-tap-rows=auto prefetch=1 direct-rows=1 dw-tap-planes=1 "
+            "dw-tap-rows=auto prefetch=1 streaming-stores=1 "
+            "streaming-stores-min-bytes=-1 direct-rows=1 dw-tap-planes=1 "
             "winograd=auto "
             "num-threads=0 "
             "min-parallel-flops=4e+06 compile-threads=0");
@@ -773,6 +828,12 @@ TEST(JitTest, BuildModuleText) {
   CompileOptions noTapPlanes;
   noTapPlanes.dwTapPlanes = false;
   EXPECT_NE(noTapPlanes.str(), CompileOptions().str());
+  CompileOptions noStreaming;
+  noStreaming.streamingStores = false;
+  EXPECT_NE(noStreaming.str(), CompileOptions().str());
+  CompileOptions allStreaming;
+  allStreaming.streamingStoresMinBytes = 0;
+  EXPECT_NE(allStreaming.str(), CompileOptions().str());
 }
 
 TEST(JitTest, RejectsAnUnknownBF16DotValue) {

@@ -378,6 +378,53 @@ def ConvCPUDecomposePadsPass
   ];
 }
 
+def ConvCPUStreamingStoresPass
+    : Pass<"conv-cpu-streaming-stores", "::mlir::func::FuncOp"> {
+  let summary = "Non-temporal stores for a large result the kernel only writes";
+  let description = [{
+    Runs after `conv-cpu-lower-vectors`, on AVX-512 hosts (512-bit vectors).
+    A memref argument of the function that is only ever written (every use,
+    through `memref.subview`, `memref.expand_shape`, `memref.collapse_shape`
+    and `memref.cast` views, is the destination of a `vector.transfer_write`,
+    `vector.store` or `memref.store`: the out-param of a result the kernel
+    writes once, tile by tile, and never reads back) and that holds at least
+    `min-bytes` bytes gets its tiles' writes as non-temporal stores: a
+    minor-identity, unmasked, in-bounds `vector.transfer_write` of rank 1 or
+    2 whose rows are whole 64-byte cache lines (the vector's last dimension,
+    and for rank 2 the memref's row pitch, a multiple of 64 bytes; static
+    strides, the last one 1), of a value that is not a constant, becomes
+
+        scf.if (address of the first row) % 64 == 0 {
+          vector.store row r {nontemporal = true, alignment = 64}, ...
+        } else {
+          the original transfer_write
+        }
+
+    (LLVM's `vmovntps` needs the alignment; an unaligned non-temporal
+    store would become 8-byte `movnti`s, and the caller's result buffer may
+    be unaligned). Such stores write whole lines to memory without first
+    reading them into the caches (the read-for-ownership of an ordinary
+    store) and without evicting the operands the kernel still reads. They
+    are weakly ordered: after the outermost loop nest that holds them, in
+    the body of the enclosing `scf.forall` (each thread's share) or of the
+    function, an `sfence` (`llvm.x86.sse.sfence`) makes them visible before
+    the thread finishes. With `min-bytes=0` every such argument qualifies.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"0",
+           "SIMD register width in bits (0: the host's); only 512 streams">,
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"0",
+           "Smallest result (bytes) whose writes become non-temporal">,
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def ConvCPUExpandStridedCopiesPass
     : Pass<"conv-cpu-expand-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn strided memref.copy into row copies or linalg.copy loops";

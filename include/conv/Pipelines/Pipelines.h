@@ -114,6 +114,20 @@ struct ConvCPUPipelineOptions
                      "the next input and out_backprop rows in 1x1 and 1-D "
                      "filter gradients with whole-dW tiles"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> streamingStores{
+      *this, "streaming-stores",
+      llvm::cl::desc("With optimize, on AVX-512 hosts: the register tiles "
+                     "of a result the kernel only writes, and that is larger "
+                     "than four L2s (a transposed convolution's output), are "
+                     "stored with non-temporal stores "
+                     "(conv-cpu-streaming-stores)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> streamingStoresMinBytes{
+      *this, "streaming-stores-min-bytes",
+      llvm::cl::desc("With streaming-stores: the smallest result (bytes) "
+                     "stored that way (-1: four times the L2, the default; "
+                     "0: every size)"),
+      llvm::cl::init(-1)};
   PassOptions::Option<bool> dwTapPlanes{
       *this, "dw-tap-planes",
       llvm::cl::desc("Depthwise channels-last f32 filter gradients contract "

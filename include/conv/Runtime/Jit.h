@@ -95,6 +95,12 @@ struct CompileOptions {
   /// of the next input and out_backprop rows in 1x1 and 1-D filter
   /// gradients with whole-dW tiles.
   bool prefetch = true;
+  /// Non-temporal stores for the register tiles of a result the kernel only
+  /// writes, of at least streamingStoresMinBytes bytes (AVX-512 hosts;
+  /// pipeline options streaming-stores, streaming-stores-min-bytes).
+  bool streamingStores = true;
+  /// -1: four times the L2; 0: every size.
+  int64_t streamingStoresMinBytes = -1;
   /// The register tiles of tiny-Cin filter gradients with every kernel tap
   /// fused read their runs of k * Cin input values from the input itself
   /// (false: each cache block first copies them into a scratch pack).

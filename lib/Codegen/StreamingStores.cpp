@@ -36,8 +36,8 @@ bool isView(Operation *op) {
 }
 
 /// Whether every use of `root`, through views, writes it; collects the
-/// vector.transfer_write ops among those writes.
-bool isWriteOnly(Value root, SmallVectorImpl<vector::TransferWriteOp> &writes) {
+/// vector.transfer_write and vector.store ops among those writes.
+bool isWriteOnly(Value root, SmallVectorImpl<Operation *> &writes) {
   SmallVector<Value> worklist{root};
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
@@ -56,6 +56,7 @@ bool isWriteOnly(Value root, SmallVectorImpl<vector::TransferWriteOp> &writes) {
       if (auto s = dyn_cast<vector::StoreOp>(user)) {
         if (use.get() != s.getBase())
           return false;
+        writes.push_back(s);
         continue;
       }
       if (auto s = dyn_cast<memref::StoreOp>(user)) {
@@ -69,17 +70,12 @@ bool isWriteOnly(Value root, SmallVectorImpl<vector::TransferWriteOp> &writes) {
   return true;
 }
 
-/// Whether `write` can stream: whole-line rows at static strides, unmasked,
-/// in bounds, of a computed (non-constant) value.
-bool canStream(vector::TransferWriteOp write) {
-  VectorType vt = write.getVectorType();
-  auto mt = dyn_cast<MemRefType>(write.getBase().getType());
-  if (!mt || write.getMask() || vt.getRank() < 1 || vt.getRank() > 2 ||
-      vt.isScalable() || !write.getPermutationMap().isMinorIdentity() ||
-      llvm::any_of(write.getInBoundsValues(), [](bool b) { return !b; }) ||
+/// Whether rows of `vt` stored into `mt` are whole cache lines at static
+/// strides (for a 2-D vector, the memref's row pitch too).
+bool wholeLineRows(VectorType vt, MemRefType mt) {
+  if (vt.getRank() < 1 || vt.getRank() > 2 || vt.isScalable() ||
       !vt.getElementType().isIntOrFloat() ||
-      vt.getElementTypeBitWidth() % 8 != 0 ||
-      matchPattern(write.getVector(), m_Constant()))
+      vt.getElementTypeBitWidth() % 8 != 0)
     return false;
   int64_t elemBytes = vt.getElementTypeBitWidth() / 8;
   if (vt.getShape().back() * elemBytes % kLineBytes != 0)
@@ -90,12 +86,29 @@ bool canStream(vector::TransferWriteOp write) {
       strides.back() != 1)
     return false;
   if (vt.getRank() == 2) {
-    if (strides.size() < 2 ||
-        ShapedType::isDynamic(strides[strides.size() - 2]) ||
-        strides[strides.size() - 2] * elemBytes % kLineBytes != 0)
+    int64_t pitch =
+        strides.size() < 2 ? ShapedType::kDynamic : strides[strides.size() - 2];
+    if (ShapedType::isDynamic(pitch) || pitch * elemBytes % kLineBytes != 0)
       return false;
   }
   return true;
+}
+
+/// Whether `write` (a vector.transfer_write or vector.store) can stream:
+/// whole-line rows at static strides, unmasked, in bounds, of a computed
+/// (non-constant) value.
+bool canStream(Operation *write) {
+  if (auto w = dyn_cast<vector::TransferWriteOp>(write)) {
+    auto mt = dyn_cast<MemRefType>(w.getBase().getType());
+    return mt && !w.getMask() && w.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(w.getInBoundsValues(), [](bool b) { return b; }) &&
+           !matchPattern(w.getVector(), m_Constant()) &&
+           wholeLineRows(w.getVectorType(), mt);
+  }
+  auto st = cast<vector::StoreOp>(write);
+  return !st.getNontemporal() && st.getVectorType().getRank() == 1 &&
+         !matchPattern(st.getValueToStore(), m_Constant()) &&
+         wholeLineRows(st.getVectorType(), st.getMemRefType());
 }
 
 /// The ancestor of `op` directly in the body of the nearest enclosing
@@ -112,11 +125,22 @@ Operation *topLevelAncestor(Operation *op) {
 
 /// Replaces `write` by: if its first row is 64-byte aligned, one
 /// non-temporal vector.store per row; else the write itself.
-scf::IfOp streamWrite(vector::TransferWriteOp write) {
+scf::IfOp streamWrite(Operation *write) {
   OpBuilder b(write);
-  Location loc = write.getLoc();
-  Value base = write.getBase();
-  VectorType vt = write.getVectorType();
+  Location loc = write->getLoc();
+  Value base, value;
+  SmallVector<Value> indices;
+  if (auto w = dyn_cast<vector::TransferWriteOp>(write)) {
+    base = w.getBase();
+    value = w.getVector();
+    indices.assign(w.getIndices().begin(), w.getIndices().end());
+  } else {
+    auto st = cast<vector::StoreOp>(write);
+    base = st.getBase();
+    value = st.getValueToStore();
+    indices.assign(st.getIndices().begin(), st.getIndices().end());
+  }
+  auto vt = cast<VectorType>(value.getType());
   int64_t elemBytes = vt.getElementTypeBitWidth() / 8;
   int64_t rank = cast<MemRefType>(base.getType()).getRank();
   // The first element's address: aligned pointer + (offset + sum of
@@ -124,8 +148,8 @@ scf::IfOp streamWrite(vector::TransferWriteOp write) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, base);
   Value elem = meta.getOffset();
   for (int64_t d = 0; d < rank; ++d) {
-    Value term = arith::MulIOp::create(b, loc, write.getIndices()[d],
-                                       meta.getStrides()[d]);
+    Value term =
+        arith::MulIOp::create(b, loc, indices[d], meta.getStrides()[d]);
     elem = arith::AddIOp::create(b, loc, elem, term);
   }
   Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
@@ -141,14 +165,13 @@ scf::IfOp streamWrite(vector::TransferWriteOp write) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    SmallVector<Value> indices(write.getIndices());
     if (vt.getRank() == 1) {
-      vector::StoreOp::create(b, loc, write.getVector(), base, indices,
+      vector::StoreOp::create(b, loc, value, base, indices,
                               /*nontemporal=*/true,
                               llvm::MaybeAlign(kLineBytes));
     } else {
       for (int64_t r = 0; r < vt.getDimSize(0); ++r) {
-        Value row = vector::ExtractOp::create(b, loc, write.getVector(), r);
+        Value row = vector::ExtractOp::create(b, loc, value, r);
         SmallVector<Value> rowIndices(indices);
         rowIndices[rank - 2] =
             arith::AddIOp::create(b, loc, indices[rank - 2],
@@ -161,7 +184,7 @@ scf::IfOp streamWrite(vector::TransferWriteOp write) {
     b.setInsertionPointToStart(ifOp.elseBlock());
     b.clone(*write);
   }
-  write.erase();
+  write->erase();
   return ifOp;
 }
 
@@ -176,7 +199,7 @@ struct StreamingStores
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    SmallVector<vector::TransferWriteOp> streamed;
+    SmallVector<Operation *> streamed;
     for (BlockArgument arg : func.getArguments()) {
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type || !type.hasStaticShape() ||
@@ -186,10 +209,10 @@ struct StreamingStores
                       llvm::divideCeil(type.getElementTypeBitWidth(), 8);
       if (bytes < minBytes)
         continue;
-      SmallVector<vector::TransferWriteOp> writes;
+      SmallVector<Operation *> writes;
       if (!isWriteOnly(arg, writes))
         continue;
-      for (vector::TransferWriteOp w : writes)
+      for (Operation *w : writes)
         if (canStream(w))
           streamed.push_back(w);
     }
@@ -197,7 +220,7 @@ struct StreamingStores
       return;
     // One sfence after each outermost loop nest (or op) that streams.
     llvm::SetVector<Operation *> fenced;
-    for (vector::TransferWriteOp w : streamed)
+    for (Operation *w : streamed)
       fenced.insert(topLevelAncestor(streamWrite(w)));
     MLIRContext *ctx = &getContext();
     for (Operation *op : fenced) {

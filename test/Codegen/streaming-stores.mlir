@@ -39,6 +39,8 @@
 // AVX2-LABEL: func.func @tiles
 // AVX2-NOT:      nontemporal
 // AVX2-NOT:      sfence
+// LARGE-LABEL: func.func @read_back
+// AVX2-LABEL: func.func @read_back
 func.func @tiles(%x: memref<128x8xf32>, %w: memref<8x32xf32>, %out: memref<128x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -135,6 +137,35 @@ func.func @threads(%x: memref<64x16xf32>, %out: memref<64x16xf32>) {
       %s = arith.addf %v, %v : vector<16xf32>
       vector.transfer_write %s, %out[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<64x16xf32>
     }
+  }
+  return
+}
+
+// -----
+
+// A vector.store of one whole line per step (a bf16 result converted row by
+// row) streams the same way; one that is already non-temporal stays.
+// CHECK-LABEL: func.func @stores
+// CHECK:         scf.for
+// CHECK:           %[[V:.+]] = arith.truncf
+// CHECK:           scf.if
+// CHECK-NEXT:        vector.store %[[V]], %{{.+}}[%{{.+}}, %c0] {alignment = 64 : i64, nontemporal = true} : memref<64x32xbf16>, vector<32xbf16>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        vector.store %[[V]], %{{.+}}[%{{.+}}, %c0] : memref<64x32xbf16>, vector<32xbf16>
+// CHECK-NEXT:      }
+// CHECK:           vector.store %{{.+}}, %{{.+}}[%{{.+}}, %c0] {nontemporal = true} : memref<64x16xf32>, vector<16xf32>
+// CHECK-NOT:       scf.if
+// CHECK:         llvm.call_intrinsic "llvm.x86.sse.sfence"
+func.func @stores(%x: memref<64x32xf32>, %out: memref<64x32xbf16>, %nt: memref<64x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %v = vector.load %x[%i, %c0] : memref<64x32xf32>, vector<32xf32>
+    %b = arith.truncf %v : vector<32xf32> to vector<32xbf16>
+    vector.store %b, %out[%i, %c0] : memref<64x32xbf16>, vector<32xbf16>
+    %h = vector.extract_strided_slice %v {offsets = [0], sizes = [16], strides = [1]} : vector<32xf32> to vector<16xf32>
+    vector.store %h, %nt[%i, %c0] {nontemporal = true} : memref<64x16xf32>, vector<16xf32>
   }
   return
 }

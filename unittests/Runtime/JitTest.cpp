@@ -444,15 +444,9 @@ TEST(JitTest, TransposeRowPartsGiveTheSameBitsForAnyThreadCount) {
 // compares two identical kernels.)
 TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
   Jit jit;
-  std::vector<TransposeSpec> specs = {
-      // U-Net's 2x2 stride-2 up-convolution (one tap per phase).
-      transposeSpec(ElementType::F32, Last, {1, 12, 12, 32}, {2, 2, 64, 32},
-                    {2, 2}, {1, 1}, TransposePadding::Valid),
-      // 3x3 stride 2, SAME.
-      transposeSpec(ElementType::F32, Last, {2, 6, 6, 16}, {3, 3, 32, 16},
-                    {2, 2}, {1, 1}, TransposePadding::Same),
-  };
-  for (const TransposeSpec &spec : specs) {
+  // Runs `spec` with and without streaming stores, the streaming kernel's
+  // result at offsets 0, 4, ..., 60 of a 64-byte line.
+  auto check = [&](const auto &spec, llvm::StringRef name) {
     for (unsigned threads : {1u, 2u}) {
       CompileOptions streaming, plain;
       streaming.numThreads = plain.numThreads = threads;
@@ -472,7 +466,6 @@ TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
       Buffer expected(ElementType::F32, (*b)->outputs()[0].numElements());
       llvm::Error error = (*b)->run({x.data(), k.data(), expected.data()});
       ASSERT_FALSE(error) << llvm::toString(std::move(error));
-      // One 64-byte aligned block, the result at offsets 0, 4, ..., 60.
       std::vector<char> storage(bytes + 128);
       char *aligned = reinterpret_cast<char *>(
           (reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
@@ -482,11 +475,25 @@ TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
         error = (*a)->run({x.data(), k.data(), y});
         ASSERT_FALSE(error) << llvm::toString(std::move(error));
         EXPECT_EQ(std::memcmp(y, expected.data(), bytes), 0)
-            << threads << " threads, result at 64k + " << offset << ", input "
-            << spec.inputShape[1] << " x " << spec.inputShape[2];
+            << name.str() << ", " << threads << " threads, result at 64k + "
+            << offset;
       }
     }
-  }
+  };
+  // U-Net's 2x2 stride-2 up-convolution (one tap per phase).
+  check(transposeSpec(ElementType::F32, Last, {1, 12, 12, 32}, {2, 2, 64, 32},
+                      {2, 2}, {1, 1}, TransposePadding::Valid),
+        "2x2 s2 transpose");
+  // 3x3 stride 2, SAME.
+  check(transposeSpec(ElementType::F32, Last, {2, 6, 6, 16}, {3, 3, 32, 16},
+                      {2, 2}, {1, 1}, TransposePadding::Same),
+        "3x3 s2 SAME transpose");
+  // A filter gradient whose dW its tiles write once (vector.store rows of
+  // the 2-thread partial dWs' sum).
+  check(backpropFilterSpec(ElementType::F32, Last, {1, 12, 16, 64},
+                           {3, 3, 64, 64}, {1, 1}, {2, 2},
+                           FilterPadding::Explicit, {2, 2, 2, 2}),
+        "dilated 3x3 filter gradient");
 }
 
 // Such kernels go parallel from a quarter of CompileOptions::minParallelFlops

@@ -390,14 +390,15 @@ def ConvCPUStreamingStoresPass
     writes once, tile by tile, and never reads back) and that holds at least
     `min-bytes` bytes gets its tiles' writes as non-temporal stores: a
     minor-identity, unmasked, in-bounds `vector.transfer_write` of rank 1 or
-    2 whose rows are whole 64-byte cache lines (the vector's last dimension,
-    and for rank 2 the memref's row pitch, a multiple of 64 bytes; static
-    strides, the last one 1), of a value that is not a constant, becomes
+    2, or a `vector.store` (rank 1, not already non-temporal), whose rows
+    are whole 64-byte cache lines (the vector's last dimension, and for
+    rank 2 the memref's row pitch, a multiple of 64 bytes; static strides,
+    the last one 1), of a value that is not a constant, becomes
 
         scf.if (address of the first row) % 64 == 0 {
           vector.store row r {nontemporal = true, alignment = 64}, ...
         } else {
-          the original transfer_write
+          the original write
         }
 
     (LLVM's `vmovntps` needs the alignment; an unaligned non-temporal

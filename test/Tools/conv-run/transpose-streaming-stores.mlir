@@ -1,11 +1,13 @@
-// Transposed convolutions whose register tiles write the result once
-// (conv-cpu-streaming-stores: non-temporal stores on AVX-512 hosts for a
-// result of at least 4 x the L2; --streaming-stores-min-bytes=0 makes that 16 KiB
-// here), against the reference on 1 and 2 threads, and bit-identical to
-// the same kernels with ordinary stores (streaming-stores=0). On other hosts
-// the pass changes nothing and the checks still hold.
+// Transposed convolutions (and a filter gradient) whose register tiles
+// write the result once (conv-cpu-streaming-stores: non-temporal stores on
+// AVX-512 hosts for a result of at least four L2s by default; here, with
+// --streaming-stores-min-bytes=0, of any size), against the reference on 1
+// and 2 threads, and bit-identical to the same kernels with ordinary
+// stores (streaming-stores=0). On other hosts the pass changes nothing and
+// the checks still hold.
 // The layers: 2x2 stride-2 (U-Net's up-convolution), 3-D 2x2x2 stride 2,
-// 3x3 stride-2 SAME, and 40 output channels (160-byte pixels: each
+// 3x3 stride-2 SAME, a bf16 up-convolution (rows of 32 bf16 values: one
+// line), and 40 output channels (160-byte pixels: each
 // phase's pixels are 320 bytes apart, so the first 32 channels of a pixel
 // are two whole lines, streamed where aligned (the even phases), and the
 // last 8 share a line with the next pixel and are stored as usual).
@@ -17,6 +19,12 @@
 // RUN: conv-run %s --entry same3x3 --check --seed 3 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry cout40 --check --seed 4 --streaming-stores-min-bytes=0 | FileCheck %s
 // RUN: conv-run %s --entry cout40 --check --seed 4 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry up2x2_bf16 --check --seed 5 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// A filter gradient whose dW its register tiles write once (one
+// reduction block, zero-started tiles; with 2 threads the sum of the two
+// partial dWs, stored row by row): streamed too.
+// RUN: conv-run %s --entry dw_once --check --seed 6 --streaming-stores-min-bytes=0 | FileCheck %s
+// RUN: conv-run %s --entry dw_once --check --seed 6 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // CHECK: check: max abs error {{.*}}: PASS
 //
 // RUN: conv-run %s --entry up2x2 --repeat 2 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 --compare=streaming-stores=0 | FileCheck %s --check-prefix=SAME
@@ -37,6 +45,12 @@
 // IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<{{16|32|64}}xf32>, !llvm.ptr
 // IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"() : () -> ()
 // IR-LABEL: llvm.func @up3d
+// IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal}
+// IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
+// IR-LABEL: llvm.func @up2x2_bf16
+// IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<{{32|64}}xbf16>, !llvm.ptr
+// IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
+// IR-LABEL: llvm.func @dw_once
 // IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal}
 // IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
 // IR-LABEL: llvm.func @cout40
@@ -67,6 +81,20 @@ func.func @same3x3(%x: tensor<2x8x8x32xf32>, %k: tensor<3x3x64x32xf32>) -> tenso
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<2x8x8x32xf32>, tensor<3x3x64x32xf32> -> tensor<2x16x16x64xf32>
   return %y : tensor<2x16x16x64xf32>
+}
+
+func.func @up2x2_bf16(%x: tensor<1x16x16x32xbf16>, %k: tensor<2x2x64x32xbf16>) -> tensor<1x32x32x64xbf16> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<1x16x16x32xbf16>, tensor<2x2x64x32xbf16> -> tensor<1x32x32x64xbf16>
+  return %y : tensor<1x32x32x64xbf16>
+}
+
+func.func @dw_once(%x: tensor<1x12x16x64xf32>, %dy: tensor<1x12x16x64xf32>) -> tensor<3x3x64x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = EXPLICIT explicit_paddings = [2, 2, 2, 2]
+          strides = [1, 1] dilations = [2, 2]
+          : tensor<1x12x16x64xf32>, tensor<1x12x16x64xf32> -> tensor<3x3x64x64xf32>
+  return %dw : tensor<3x3x64x64xf32>
 }
 
 func.func @cout40(%x: tensor<1x16x16x32xf32>, %k: tensor<2x2x40x32xf32>) -> tensor<1x32x32x40xf32> {

@@ -64,6 +64,11 @@ bool isWriteOnly(Value root, SmallVectorImpl<Operation *> &writes) {
           return false;
         continue;
       }
+      if (auto c = dyn_cast<memref::CopyOp>(user)) {
+        if (use.get() != c.getTarget())
+          return false;
+        continue;
+      }
       return false;
     }
   }

@@ -446,9 +446,10 @@ TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
   Jit jit;
   // Runs `spec` with and without streaming stores, the streaming kernel's
   // result at offsets 0, 4, ..., 60 of a 64-byte line.
-  auto check = [&](const auto &spec, llvm::StringRef name) {
+  auto check = [&](const auto &spec, llvm::StringRef name,
+                   CompileOptions base = {}) {
     for (unsigned threads : {1u, 2u}) {
-      CompileOptions streaming, plain;
+      CompileOptions streaming = base, plain = base;
       streaming.numThreads = plain.numThreads = threads;
       streaming.minParallelFlops = plain.minParallelFlops = 0;
       streaming.streamingStoresMinBytes = 0;
@@ -488,6 +489,13 @@ TEST(JitTest, StreamingStoresGiveTheSameBitsAtAnyResultAlignment) {
   check(transposeSpec(ElementType::F32, Last, {2, 6, 6, 16}, {3, 3, 32, 16},
                       {2, 2}, {1, 1}, TransposePadding::Same),
         "3x3 s2 SAME transpose");
+  // DCGAN's 4x4 s2 SAME with Winograd phases (half of the outputs stored
+  // from the output transform, half copied in from a scratch).
+  CompileOptions winograd;
+  winograd.winograd = "on";
+  check(transposeSpec(ElementType::F32, Last, {2, 8, 8, 64}, {4, 4, 64, 64},
+                      {2, 2}, {1, 1}, TransposePadding::Same),
+        "Winograd 4x4 s2 transpose", winograd);
   // A filter gradient whose dW its tiles write once (vector.store rows of
   // the 2-thread partial dWs' sum).
   check(backpropFilterSpec(ElementType::F32, Last, {1, 12, 16, 64},

@@ -386,7 +386,8 @@ def ConvCPUStreamingStoresPass
     A memref argument of the function that is only ever written (every use,
     through `memref.subview`, `memref.expand_shape`, `memref.collapse_shape`
     and `memref.cast` views, is the destination of a `vector.transfer_write`,
-    `vector.store` or `memref.store`: the out-param of a result the kernel
+    `vector.store`, `memref.store` or `memref.copy`: the out-param of a
+    result the kernel
     writes once, tile by tile, and never reads back) and that holds at least
     `min-bytes` bytes gets its tiles' writes as non-temporal stores: a
     minor-identity, unmasked, in-bounds `vector.transfer_write` of rank 1 or

@@ -20,6 +20,13 @@
 // RUN: conv-run %s --entry cout40 --check --seed 4 --streaming-stores-min-bytes=0 | FileCheck %s
 // RUN: conv-run %s --entry cout40 --check --seed 4 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry up2x2_bf16 --check --seed 5 --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// DCGAN's 4x4 stride-2 SAME layer with Winograd F(2, T) phases: half of
+// each phase's outputs are stored from the output transform (streamed),
+// the other half copied into the result from a scratch (memref.copy,
+// ordinary stores).
+// RUN: conv-run %s --entry dcgan --check --seed 7 --winograd=on --streaming-stores-min-bytes=0 | FileCheck %s
+// RUN: conv-run %s --entry dcgan --check --seed 7 --winograd=on --streaming-stores-min-bytes=0 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry dcgan --repeat 2 --winograd=on --streaming-stores-min-bytes=0 --compare=streaming-stores=0 | FileCheck %s --check-prefix=SAME
 // A filter gradient whose dW its register tiles write once (one
 // reduction block, zero-started tiles; with 2 threads the sum of the two
 // partial dWs, stored row by row): streamed too.
@@ -38,7 +45,7 @@
 // streaming-stores=false, nor for results under the default threshold
 // (four L2s, at least 1 MiB on any host with an L2 of 256 KiB or more;
 // these results are 128-256 KiB).
-// RUN: %if avx512 %{ conv-opt %s --conv-lower-to-llvm-cpu="optimize streaming-stores-min-bytes=0" | FileCheck %s --check-prefix=IR %}
+// RUN: %if avx512 %{ conv-opt %s --conv-lower-to-llvm-cpu="optimize streaming-stores-min-bytes=0 winograd=on" | FileCheck %s --check-prefix=IR %}
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize streaming-stores-min-bytes=0 streaming-stores=false" | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize" | FileCheck %s --check-prefix=OFF
 // IR-LABEL: llvm.func @up2x2
@@ -49,6 +56,9 @@
 // IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
 // IR-LABEL: llvm.func @up2x2_bf16
 // IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<{{32|64}}xbf16>, !llvm.ptr
+// IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
+// IR-LABEL: llvm.func @dcgan
+// IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal}
 // IR:         llvm.call_intrinsic "llvm.x86.sse.sfence"
 // IR-LABEL: llvm.func @dw_once
 // IR:         llvm.store {{.*}} {alignment = 64 : i64, nontemporal}
@@ -88,6 +98,13 @@ func.func @up2x2_bf16(%x: tensor<1x16x16x32xbf16>, %k: tensor<2x2x64x32xbf16>) -
          strides = [2, 2] dilation_rate = [1, 1]
          : tensor<1x16x16x32xbf16>, tensor<2x2x64x32xbf16> -> tensor<1x32x32x64xbf16>
   return %y : tensor<1x32x32x64xbf16>
+}
+
+func.func @dcgan(%x: tensor<2x8x8x64xf32>, %k: tensor<4x4x64x64xf32>) -> tensor<2x16x16x64xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = same
+         strides = [2, 2] dilation_rate = [1, 1]
+         : tensor<2x8x8x64xf32>, tensor<4x4x64x64xf32> -> tensor<2x16x16x64xf32>
+  return %y : tensor<2x16x16x64xf32>
 }
 
 func.func @dw_once(%x: tensor<1x12x16x64xf32>, %dy: tensor<1x12x16x64xf32>) -> tensor<3x3x64x64xf32> {

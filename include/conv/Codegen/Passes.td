@@ -387,8 +387,8 @@ def ConvCPUStreamingStoresPass
     through `memref.subview`, `memref.expand_shape`, `memref.collapse_shape`
     and `memref.cast` views, is the destination of a `vector.transfer_write`,
     `vector.store`, `memref.store` or `memref.copy`: the out-param of a
-    result the kernel
-    writes once, tile by tile, and never reads back) and that holds at least
+    result the kernel writes once, tile by tile, and never reads back) and
+    that holds at least
     `min-bytes` bytes gets its tiles' writes as non-temporal stores: a
     minor-identity, unmasked, in-bounds `vector.transfer_write` of rank 1 or
     2, or a `vector.store` (rank 1, not already non-temporal), whose rows

@@ -184,6 +184,9 @@ void mlir::conv::buildConvCPUCodegenPipeline(
   fpm.addPass(createConvCPUTileAndVectorizePass(tileOptions));
   // Keeps the accumulator tiles in registers across the reduction loops.
   fpm.addPass(createLoopInvariantSubsetHoistingPass());
+  // Their reads and writes then address the tile block itself, not slices
+  // of it that bufferization could copy.
+  fpm.addPass(createConvCPUFoldAccumulatorSlicesPass());
   fpm.addPass(createCanonicalizer());
   fpm.addPass(createCSEPass());
   // Last before bufferization (a canonicalization would fold the slabs'

@@ -173,6 +173,11 @@ void populateDecomposePadsPatterns(RewritePatternSet &patterns);
 /// through the inverse reshape, and returned itself.
 void populateReturnReshapedAllocPatterns(RewritePatternSet &patterns);
 
+/// Folds the tensor.extract_slice / tensor.insert_slice around the vector
+/// transfers of hoisted accumulator tiles into the transfers
+/// (conv-cpu-fold-accumulator-slices).
+void populateFoldAccumulatorSlicesPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::conv
 
 #endif // CONV_CODEGEN_PASSES_H

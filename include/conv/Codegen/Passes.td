@@ -460,6 +460,32 @@ def ConvCPUExpandStridedCopiesPass
   ];
 }
 
+def ConvCPUFoldAccumulatorSlicesPass
+    : Pass<"conv-cpu-fold-accumulator-slices", "::mlir::func::FuncOp"> {
+  let summary = "Fold the slices of hoisted accumulator tiles into their "
+                "vector transfers";
+  let description = [{
+    Runs after `loop-invariant-subset-hoisting`, which takes a register
+    tile's accumulator read and write out of its reduction loops: the tile
+    is then read once from a `tensor.extract_slice` of the tile block before
+    the loops and written once into a slice re-inserted with
+    `tensor.insert_slice` after them. The slices fold into the transfers
+    (`tensor::populateFoldTensorSubsetIntoVectorTransferPatterns`), which
+    then read and write the block itself.
+
+    Without it, one-shot bufferization gave some of these slices buffers of
+    their own: the unrolled taps of a dense tap-row tile (each tap's
+    accumulator a slice of the block, the block re-assembled from the
+    slices after the loops) were copied into a heap buffer per tap and back
+    for every register tile (GoogLeNet's 5x5 192 -> 32 filter gradient:
+    38400 allocations and 76800 copies a call).
+  }];
+  let dependentDialects = [
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def ConvReturnReshapedAllocsPass
     : Pass<"conv-return-reshaped-allocs", "::mlir::func::FuncOp"> {
   let summary = "Allocate a result returned through a reshape in its returned "

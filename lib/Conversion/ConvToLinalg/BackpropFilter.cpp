@@ -64,6 +64,35 @@ Value expandDim(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t a,
   return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), v, reassoc);
 }
 
+/// `v` with dimension `dim` (static) reversed: one slice copy per index,
+/// into a tensor.empty.
+Value reverseDim(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank(), size = type.getDimSize(dim);
+  SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+  SmallVector<int64_t> sliceShape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t d = i == dim ? 1 : type.getDimSize(i);
+    sizes.push_back(b.getIndexAttr(d));
+    sliceShape.push_back(d);
+  }
+  auto sliceType = type.clone(sliceShape);
+  auto offsets = [&](int64_t k) {
+    SmallVector<OpFoldResult> o(rank, b.getIndexAttr(0));
+    o[dim] = b.getIndexAttr(k);
+    return o;
+  };
+  Value out =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  for (int64_t k = 0; k < size; ++k) {
+    Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, v,
+                                                 offsets(k), sizes, strides);
+    out = tensor::InsertSliceOp::create(b, loc, slice, out,
+                                        offsets(size - 1 - k), sizes, strides);
+  }
+  return out;
+}
+
 /// Collapses dimensions [dim, dim + 1] of `v`.
 Value collapseDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
   auto type = cast<RankedTensorType>(v.getType());
@@ -296,6 +325,13 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// last row): the condition of dense tap rows (denseTapRowsApply) that
   /// does not depend on the thread count, which only moves the parts.
   mutable bool inSplitParts = false;
+
+  /// Set while lowerInParts lowers split-K parts whose dW partials carry the
+  /// last kernel dimension reversed (dense tap rows, whose contraction
+  /// accumulates the taps in that order: denseTapRowsApply). lowerBlock
+  /// hands such a block to lowerTapRows, which then needs no reversed copy
+  /// of its rows; any other lowering gets the block in the natural order.
+  mutable bool reversedTaps = false;
 
   /// Output-channel parts per tap (an extra scf.forall dimension): with T
   /// taps and `threads` threads, `threads / gcd(T, threads)` parts make the
@@ -877,6 +913,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
           rewriter, loc, rewriter.getAffineDimExpr(0) * per, {OpFoldResult(p)});
     };
     Value summed;
+    bool reversed = false;
     bool manyTaps = independentContractions(g) > 1;
     if (manyTaps && !outerTapParts() && !rows) {
       // Several taps on more threads than parts: the parts become the first
@@ -921,6 +958,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                .getResult());
       summed = loop.getResult(0);
     } else {
+      // Dense tap rows accumulate the last kernel dimension's taps in
+      // reverse order: the partials keep them so (reversedTaps), and their
+      // sum is put back in order once, instead of each block copying its
+      // rows of dW into a reversed tile and back (GoogLeNet's 5x5 192 -> 32:
+      // 2 x 8 blocks x 5 rows of 5 x 24 KiB, twice, 38 MB a call).
+      reversed = !rows && denseTapRowsApply(gp, dwType.getElementType());
+      reversedTaps = reversed;
+      llvm::scope_exit restoreTaps([&] { reversedTaps = false; });
       auto forall = scf::ForallOp::create(
           rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(parts)},
           ValueRange{partials}, std::nullopt);
@@ -960,6 +1005,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
               linalg::YieldOp::create(b, l, sum);
             })
             .getResult(0);
+    if (reversed)
+      total = reverseDim(rewriter, loc, total, g.numSpatialDims - 1);
     if (rest == 0)
       return total;
     // The odd last row of row parts, summed onto the parts' sum.
@@ -1058,6 +1105,25 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                    const convgen::BackpropFilterGeometry &g, Value window,
                    Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts = {},
                    int64_t splitCount = 1) const {
+    if (reversedTaps) {
+      // dW's last kernel dimension is reversed (lowerInParts): dense tap
+      // rows accumulate in that order; any other lowering (none in the
+      // suite) gets the block in the natural order and gives it back
+      // reversed.
+      if (splitCount == 1 && g.groups == 1 && !numFusedTaps(g) &&
+          !tapPlanesApply(g))
+        if (Value rows = lowerTapRows(rewriter, loc, g, window, dy, dw,
+                                      rowStarts, splitCount, /*pairs=*/false))
+          return rows;
+      reversedTaps = false;
+      llvm::scope_exit restore([&] { reversedTaps = true; });
+      int64_t dim = (splitCount > 1 ? 1 : 0) + g.numSpatialDims - 1;
+      Value natural = reverseDim(rewriter, loc, dw, dim);
+      return reverseDim(rewriter, loc,
+                        lowerBlock(rewriter, loc, g, window, dy, natural,
+                                   rowStarts, splitCount),
+                        dim);
+    }
     if (int64_t fused = numFusedTaps(g))
       return lowerFused(rewriter, loc, g, window, dy, dw, fused, splitCount);
     return lowerTaps(rewriter, loc, g, window, dy, dw, rowStarts, splitCount);
@@ -1693,11 +1759,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                            tapOffsets(k), tapSizes, tapStrides);
     };
 
-    // The interior: the taps in reverse order.
-    Value reversed =
-        tensor::EmptyOp::create(rewriter, loc, rowsType.getShape(), accType);
-    for (int64_t k = 0; k < taps; ++k)
-      reversed = insertTap(extractTap(rows, k), reversed, taps - 1 - k);
+    // The interior: the taps in reverse order (dW's rows already are with
+    // reversedTaps: lowerInParts).
+    bool dwReversed = reversedTaps && groups == 1;
+    Value reversed = rows;
+    if (!dwReversed) {
+      reversed =
+          tensor::EmptyOp::create(rewriter, loc, rowsType.getShape(), accType);
+      for (int64_t k = 0; k < taps; ++k)
+        reversed = insertTap(extractTap(rows, k), reversed, taps - 1 - k);
+    }
+    // Tap k's row of `rows`.
+    auto rowOf = [&](int64_t k) { return dwReversed ? taps - 1 - k : k; };
     int64_t span = (taps - 1) * dil;
     Value xi = extractDimSlice(rewriter, loc, x, lastDim,
                                rewriter.getIndexAttr(qLo), qHi - qLo)
@@ -1727,8 +1800,11 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
         createMulAdd(rewriter, loc, xi, yi, acc, xE, yE, {kE, ciE, gE, coE},
                      numLoops, /*numParallel=*/4, kRoleDwTapRow);
     Value result = collapseDims(rewriter, loc, contraction.getResult(0), 2);
-    for (int64_t k = 0; k < taps; ++k)
-      rows = insertTap(extractTap(result, taps - 1 - k), rows, k);
+    if (dwReversed)
+      rows = result;
+    else
+      for (int64_t k = 0; k < taps; ++k)
+        rows = insertTap(extractTap(result, taps - 1 - k), rows, k);
 
     // The ends: each tap's output positions that read the input outside
     // the interior, [lo_k, qLo - k*dil) and [qHi - k*dil, hi_k).
@@ -1746,9 +1822,9 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                    rewriter.getIndexAttr(from), to - from)
                        .value;
         rows = insertTap(createTapContraction(rewriter, loc, g, xe, ye,
-                                              extractTap(rows, k), partGroups,
-                                              /*pairs=*/false),
-                         rows, k);
+                                              extractTap(rows, rowOf(k)),
+                                              partGroups, /*pairs=*/false),
+                         rows, rowOf(k));
       }
     }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());

@@ -10,16 +10,31 @@
 // GoogLeNet's 5x5 28x28x192 -> 32 (16 images: split-K parts of 8): the
 // leading taps' forall of 5 inside the parts, the interior positions in one
 // dw_tap_row contraction, the positions at the ends that only some taps
-// read in 8 per-tap contractions.
+// read in 8 per-tap contractions. The contraction accumulates the taps of
+// the last kernel dimension in reverse order (tap k' = 4 - k reads
+// out_backprop at q + k'), and so do the split-K partials: each leading
+// tap's [5, 192, 32] rows go to the contraction as they are (no reversed
+// copy per block), the per-tap contractions of tap k at the ends update
+// row 4 - k (tap 0's at the right end: row 4), and the parts' sum is put
+// back in order once, after the parts.
 // CHECK-LABEL: func.func @dense_5x5
 // CHECK:         scf.forall (%{{.*}}) in (2)
 // CHECK:           scf.forall (%[[KH:.*]]) in (5)
-// CHECK:             tensor.extract_slice %{{.*}}[%[[KH]], 0, 0, 0] [1, 5, 192, 32] [1, 1, 1, 1] : tensor<5x5x192x32xf32> to tensor<5x192x32xf32>
-// CHECK:             tensor.empty() : tensor<5x192x32xf32>
-// CHECK:             linalg.generic {{.*}}-> (d4, d5, d3 + d6, d0, d2)>{{.*}} attrs = {conv.role = "dw_tap_row"}
+// CHECK:             %[[ROWS:.*]] = tensor.extract_slice %{{.*}}[%[[KH]], 0, 0, 0] [1, 5, 192, 32] [1, 1, 1, 1] : tensor<5x5x192x32xf32> to tensor<5x192x32xf32>
+// CHECK-NOT:         tensor.empty
+// CHECK:             %[[ACC:.*]] = tensor.expand_shape %[[ROWS]] {{\[}}[0], [1], [2, 3]] output_shape [5, 192, 1, 32]
+// CHECK:             linalg.generic {{.*}}-> (d4, d5, d3 + d6, d0, d2)>{{.*}} outs(%[[ACC]] : tensor<5x192x1x32xf32>) attrs = {conv.role = "dw_tap_row"}
+// CHECK:             %[[INTERIOR:.*]] = tensor.collapse_shape
+// CHECK:             tensor.extract_slice %[[INTERIOR]][4, 0, 0] [1, 192, 32]
 // CHECK-COUNT-8:     conv.role = "dw_tap"
 // CHECK-NOT:         conv.role
 // CHECK:           scf.forall.in_parallel
+// CHECK:         %[[SUM:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]
+// CHECK:         %[[EMPTY:.*]] = tensor.empty() : tensor<5x5x192x32xf32>
+// CHECK:         %[[K0:.*]] = tensor.extract_slice %[[SUM]][0, 0, 0, 0] [5, 1, 192, 32]
+// CHECK:         tensor.insert_slice %[[K0]] into %[[EMPTY]][0, 4, 0, 0] [5, 1, 192, 32]
+// CHECK-COUNT-4: tensor.insert_slice
+// CHECK-NEXT:    return
 // Off, and with 8-lane vectors (AVX2: 16 registers):
 // OFF-LABEL: func.func @dense_5x5
 // OFF-NOT:     dw_tap_row

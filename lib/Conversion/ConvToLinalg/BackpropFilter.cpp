@@ -266,6 +266,11 @@ constexpr int64_t kMaxTapPlaneTaps = 24;
 /// with AVX-512's 32 registers) and their register tiles' input channels
 /// (conv-cpu-tile-and-vectorize).
 constexpr int64_t kMinTapRowInterior = 4;
+/// At most this many accumulator rows (taps x input channels of a group) in
+/// a grouped tap-row register tile, one vector each (three quarters of the
+/// 32 registers; 16 groups of 8 -> 4 channels, 3 taps: +31 / +15 % with 1 /
+/// 2 threads over the per-tap tiles).
+constexpr int64_t kMaxTapRowAccumulatorRows = 24;
 constexpr int64_t kMinDenseTapRowTaps = 5;
 constexpr int64_t kMaxDenseTapRowTaps = 6;
 constexpr int64_t kDenseTapRowChannels = 4;
@@ -327,8 +332,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   mutable bool inSplitParts = false;
 
   /// Set while lowerInParts lowers split-K parts whose dW partials carry the
-  /// last kernel dimension reversed (dense tap rows, whose contraction
-  /// accumulates the taps in that order: denseTapRowsApply). lowerBlock
+  /// last kernel dimension reversed (tap rows, whose contraction
+  /// accumulates the taps in that order: tapRowsApply). lowerBlock
   /// hands such a block to lowerTapRows, which then needs no reversed copy
   /// of its rows; any other lowering gets the block in the natural order.
   mutable bool reversedTaps = false;
@@ -958,12 +963,12 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                                .getResult());
       summed = loop.getResult(0);
     } else {
-      // Dense tap rows accumulate the last kernel dimension's taps in
+      // Tap rows accumulate the last kernel dimension's taps in
       // reverse order: the partials keep them so (reversedTaps), and their
       // sum is put back in order once, instead of each block copying its
       // rows of dW into a reversed tile and back (GoogLeNet's 5x5 192 -> 32:
       // 2 x 8 blocks x 5 rows of 5 x 24 KiB, twice, 38 MB a call).
-      reversed = !rows && denseTapRowsApply(gp, dwType.getElementType());
+      reversed = !rows && tapRowsApply(gp, dwType.getElementType());
       reversedTaps = reversed;
       llvm::scope_exit restoreTaps([&] { reversedTaps = false; });
       auto forall = scf::ForallOp::create(
@@ -1106,12 +1111,15 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                    Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts = {},
                    int64_t splitCount = 1) const {
     if (reversedTaps) {
-      // dW's last kernel dimension is reversed (lowerInParts): dense tap
-      // rows accumulate in that order; any other lowering (none in the
-      // suite) gets the block in the natural order and gives it back
-      // reversed.
-      if (splitCount == 1 && g.groups == 1 && !numFusedTaps(g) &&
-          !tapPlanesApply(g))
+      // dW's last kernel dimension is reversed (lowerInParts): tap rows
+      // accumulate in that order; any other lowering (none in the suite)
+      // gets the block in the natural order and gives it back reversed.
+      // (As lowerTaps would: bf16 pair operands take the per-tap pairs
+      // lowering; splitParts gives such layers no parts.)
+      auto dyType = cast<RankedTensorType>(dy.getType());
+      bool pairs =
+          bf16Pairs && dwUsesBF16Pairs(g) && dyType.getElementType().isBF16();
+      if (splitCount == 1 && !pairs && !numFusedTaps(g) && !tapPlanesApply(g))
         if (Value rows = lowerTapRows(rewriter, loc, g, window, dy, dw,
                                       rowStarts, splitCount, /*pairs=*/false))
           return rows;
@@ -1619,6 +1627,35 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
   /// leading taps ran 10 % slower than the per-tap forall of 25), a condition
   /// that does not depend on the thread count: neither may the order of the
   /// sums.
+  /// Whether lowerTapRows lowers a filter gradient of this geometry and
+  /// f32 dW (outside bf16 pairs): dense tap rows (denseTapRowsApply), or a
+  /// grouped channels-last layer whose lane-group tiles fit: 2-4 output
+  /// channels per group, a quarter of a vector at most, whole vectors of
+  /// groups, a stride-1 last dimension of at least 2 taps, at least 2
+  /// input channels a group, and at most kMaxTapRowAccumulatorRows (half
+  /// with 8-lane vectors) taps x input channels; both with at least
+  /// kMinTapRowInterior positions that every tap reads.
+  bool tapRowsApply(const convgen::BackpropFilterGeometry &g,
+                    Type elementType) const {
+    int64_t n = g.numSpatialDims;
+    if (tapRowLanes <= 0 || g.layout != Layout::ChannelsLast || n < 2 ||
+        !elementType.isF32())
+      return false;
+    if (g.groups == 1)
+      return denseTapRowsApply(g, elementType);
+    int64_t taps = g.filterSpatial[n - 1], cf = g.filterInChannels;
+    int64_t coPer = g.outChannels / g.groups;
+    if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
+        4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
+        g.outChannels % tapRowLanes != 0 || cf < 2 ||
+        // (8-lane vectors: AVX2's 16 registers, half the rows.)
+        taps * cf > (tapRowLanes >= 16 ? kMaxTapRowAccumulatorRows
+                                       : kMaxTapRowAccumulatorRows / 2))
+      return false;
+    auto [qLo, qHi] = tapRowInterior(g);
+    return qHi - qLo >= kMinTapRowInterior;
+  }
+
   bool denseTapRowsApply(const convgen::BackpropFilterGeometry &g,
                          Type elementType) const {
     int64_t n = g.numSpatialDims;
@@ -1652,36 +1689,14 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
                      const convgen::BackpropFilterGeometry &g, Value window,
                      Value dy, Value dw, ArrayRef<OpFoldResult> rowStarts,
                      int64_t splitCount, bool pairs) const {
-    // At most this many accumulator rows (taps x input channels of a group)
-    // in a register tile, one vector each (three quarters of the 32
-    // registers; 16 groups of 8 -> 4 channels, 3 taps: +31 / +15 % with 1 /
-    // 2 threads over the per-tap tiles).
-    constexpr int64_t kMaxAccumulatorRows = 24;
-
     int64_t n = g.numSpatialDims;
     auto dwType = cast<RankedTensorType>(dw.getType());
-    if (tapRowLanes <= 0 || pairs || g.layout != Layout::ChannelsLast ||
-        n < 2 || !dwType.getElementType().isF32())
+    if (pairs || !tapRowsApply(g, dwType.getElementType()))
       return nullptr;
     int64_t taps = g.filterSpatial[n - 1], dil = g.dilations[n - 1];
     int64_t cf = g.filterInChannels, groups = g.groups;
     int64_t coPer = g.outChannels / groups;
-    // Ungrouped: dense tap rows. Grouped: the lane-group tiles' shapes
-    // (conv-cpu-tile-and-vectorize): 2-4 output channels per group, a
-    // quarter of a vector at most, whole vectors of groups.
-    if (groups == 1) {
-      if (!denseTapRowsApply(g, dwType.getElementType()))
-        return nullptr;
-    } else if (taps < 2 || g.strides[n - 1] != 1 || coPer < 2 ||
-               4 * coPer > tapRowLanes || tapRowLanes % coPer != 0 ||
-               g.outChannels % tapRowLanes != 0 || cf < 2 ||
-               // (8-lane vectors: AVX2's 16 registers, half the rows.)
-               taps * cf > (tapRowLanes >= 16 ? kMaxAccumulatorRows
-                                              : kMaxAccumulatorRows / 2))
-      return nullptr;
     auto [qLo, qHi] = tapRowInterior(g);
-    if (qHi - qLo < kMinTapRowInterior)
-      return nullptr;
     Type accType = dwType.getElementType();
     int64_t rank = n + 2, cdim = channelDim(g.layout, n);
     int64_t lastDim = spatialDim(g.layout, n - 1);
@@ -1761,7 +1776,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
 
     // The interior: the taps in reverse order (dW's rows already are with
     // reversedTaps: lowerInParts).
-    bool dwReversed = reversedTaps && groups == 1;
+    bool dwReversed = reversedTaps;
     Value reversed = rows;
     if (!dwReversed) {
       reversed =

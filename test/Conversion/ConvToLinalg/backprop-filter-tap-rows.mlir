@@ -2,6 +2,7 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16 dw-threads=2" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=PARTS
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=8" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=LANES8
+// RUN: conv-opt %s --convert-conv-to-linalg="dw-tap-row-lanes=16 dw-split-taps-max-bytes=2097152" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=SPLIT
 
 // Tap rows (docs/Lowering.md §2.8): a grouped channels-last f32 filter
 // gradient whose groups have 2-4 output channels contracts the taps of its
@@ -79,6 +80,38 @@ func.func @resnext_rows(%x: tensor<1x6x20x64xf32>, %dy: tensor<1x6x20x64xf32>) -
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
           strides = [1, 1] dilations = [1, 1]
           : tensor<1x6x20x64xf32>, tensor<1x6x20x64xf32> -> tensor<3x3x4x64xf32>
+  return %dw : tensor<3x3x4x64xf32>
+}
+
+// -----
+
+// Split-K parts (2 images, 8256 positions: docs/Lowering.md §2.3) that
+// lead the leading taps' forall: the partial dWs keep the last kernel
+// dimension in the contraction's reversed order (§2.8), so each leading
+// tap's rows go to the dw_tap_row contraction as they are (no reversed
+// copy in and out per block), the end contraction of tap 0 (output 1)
+// updates row 2, and the parts' sum is put back in order once.
+// SPLIT-LABEL: func.func @resnext_parts
+// SPLIT:         scf.forall (%{{.*}}) in (2)
+// SPLIT:           scf.forall (%[[KH:.*]]) in (3)
+// SPLIT:             %[[ROWS:.*]] = tensor.extract_slice %{{.*}}[%[[KH]], 0, 0, 0] [1, 3, 4, 64] [1, 1, 1, 1] : tensor<3x3x4x64xf32> to tensor<3x4x64xf32>
+// SPLIT-NOT:         tensor.empty
+// SPLIT:             %[[ACC:.*]] = tensor.expand_shape %[[ROWS]] {{\[}}[0], [1], [2, 3]] output_shape [3, 4, 16, 4]
+// SPLIT:             linalg.generic {{.*}} outs(%[[ACC]] : tensor<3x4x16x4xf32>) attrs = {conv.role = "dw_tap_row"}
+// SPLIT:             %[[INTERIOR:.*]] = tensor.collapse_shape
+// SPLIT:             tensor.extract_slice %{{.*}}[0, 0, 1, 0] [1, %{{.*}}, 1, 64] [1, 1, 1, 1] : tensor<1x?x346x64xf32>
+// SPLIT:             tensor.extract_slice %{{.*}}[0, 0, 1, 0] [1, %{{.*}}, 1, 64] [1, 1, 1, 1] : tensor<1x?x344x64xf32>
+// SPLIT:             tensor.extract_slice %[[INTERIOR]][2, 0, 0] [1, 4, 64]
+// SPLIT:         %[[SUM:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]
+// SPLIT:         %[[EMPTY:.*]] = tensor.empty() : tensor<3x3x4x64xf32>
+// SPLIT:         %[[K0:.*]] = tensor.extract_slice %[[SUM]][0, 0, 0, 0] [3, 1, 4, 64]
+// SPLIT:         tensor.insert_slice %[[K0]] into %[[EMPTY]][0, 2, 0, 0] [3, 1, 4, 64]
+// SPLIT-COUNT-2: tensor.insert_slice
+// SPLIT-NEXT:    return
+func.func @resnext_parts(%x: tensor<2x12x344x64xf32>, %dy: tensor<2x12x344x64xf32>) -> tensor<3x3x4x64xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<2x12x344x64xf32>, tensor<2x12x344x64xf32> -> tensor<3x3x4x64xf32>
   return %dw : tensor<3x3x4x64xf32>
 }
 

@@ -1612,21 +1612,6 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return {qLo, std::max(qLo, qHi)};
   }
 
-  /// Dense tap rows (docs/Lowering.md §2.8): an ungrouped channels-last
-  /// f32 filter gradient with kMinDenseTapRowTaps to kMaxDenseTapRowTaps
-  /// taps along a stride-1, undilated last dimension, whole 16-lane vectors
-  /// of output channels and input channels a multiple of its register
-  /// tiles' 4, lowered in split-K parts. Its register tiles broadcast each
-  /// input value with a plain broadcast, but the K taps' tile (K x 4 x one
-  /// vector of accumulators) reads each input value once for its K taps instead
-  /// of once per tap and, unrolled by LLVM, each out_backprop row once for them
-  /// (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 20 call pairs: +8 /
-  /// +5 % with 1 / 2 threads; oneDNN's kernel shares its broadcasts between the
-  /// taps the same way). Only in split-K parts, where the leading taps' forall
-  /// does not spread the work over the threads (one image on 2 threads: 5
-  /// leading taps ran 10 % slower than the per-tap forall of 25), a condition
-  /// that does not depend on the thread count: neither may the order of the
-  /// sums.
   /// Whether lowerTapRows lowers a filter gradient of this geometry and
   /// f32 dW (outside bf16 pairs): dense tap rows (denseTapRowsApply), or a
   /// grouped channels-last layer whose lane-group tiles fit: 2-4 output
@@ -1656,6 +1641,21 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return qHi - qLo >= kMinTapRowInterior;
   }
 
+  /// Dense tap rows (docs/Lowering.md §2.8): an ungrouped channels-last
+  /// f32 filter gradient with kMinDenseTapRowTaps to kMaxDenseTapRowTaps
+  /// taps along a stride-1, undilated last dimension, whole 16-lane vectors
+  /// of output channels and input channels a multiple of its register
+  /// tiles' 4, lowered in split-K parts. Its register tiles broadcast each
+  /// input value with a plain broadcast, but the K taps' tile (K x 4 x one
+  /// vector of accumulators) reads each input value once for its K taps instead
+  /// of once per tap and, unrolled by LLVM, each out_backprop row once for them
+  /// (GoogLeNet's 5x5 28x28x192 -> 32, conv-run --compare, 20 call pairs: +8 /
+  /// +5 % with 1 / 2 threads; oneDNN's kernel shares its broadcasts between the
+  /// taps the same way). Only in split-K parts, where the leading taps' forall
+  /// does not spread the work over the threads (one image on 2 threads: 5
+  /// leading taps ran 10 % slower than the per-tap forall of 25), a condition
+  /// that does not depend on the thread count: neither may the order of the
+  /// sums.
   bool denseTapRowsApply(const convgen::BackpropFilterGeometry &g,
                          Type elementType) const {
     int64_t n = g.numSpatialDims;

@@ -967,7 +967,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       // reverse order: the partials keep them so (reversedTaps), and their
       // sum is put back in order once, instead of each block copying its
       // rows of dW into a reversed tile and back (GoogLeNet's 5x5 192 -> 32:
-      // 2 x 8 blocks x 5 rows of 5 x 24 KiB, twice, 38 MB a call).
+      // 2 x 8 blocks x 5 rows of 5 x 24 KiB, twice, 19.7 MB a call).
       reversed = !rows && tapRowsApply(gp, dwType.getElementType());
       reversedTaps = reversed;
       llvm::scope_exit restoreTaps([&] { reversedTaps = false; });
@@ -1116,10 +1116,8 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
       // gets the block in the natural order and gives it back reversed.
       // (As lowerTaps would: bf16 pair operands take the per-tap pairs
       // lowering; splitParts gives such layers no parts.)
-      auto dyType = cast<RankedTensorType>(dy.getType());
-      bool pairs =
-          bf16Pairs && dwUsesBF16Pairs(g) && dyType.getElementType().isBF16();
-      if (splitCount == 1 && !pairs && !numFusedTaps(g) && !tapPlanesApply(g))
+      if (splitCount == 1 && !tapsUsePairs(g, dy, splitCount) &&
+          !numFusedTaps(g) && !tapPlanesApply(g))
         if (Value rows = lowerTapRows(rewriter, loc, g, window, dy, dw,
                                       rowStarts, splitCount, /*pairs=*/false))
           return rows;
@@ -1777,13 +1775,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // The interior: the taps in reverse order (dW's rows already are with
     // reversedTaps: lowerInParts).
     bool dwReversed = reversedTaps;
-    Value reversed = rows;
-    if (!dwReversed) {
-      reversed =
-          tensor::EmptyOp::create(rewriter, loc, rowsType.getShape(), accType);
-      for (int64_t k = 0; k < taps; ++k)
-        reversed = insertTap(extractTap(rows, k), reversed, taps - 1 - k);
-    }
+    Value reversed = dwReversed ? rows : reverseDim(rewriter, loc, rows, 0);
     // Tap k's row of `rows`.
     auto rowOf = [&](int64_t k) { return dwReversed ? taps - 1 - k : k; };
     int64_t span = (taps - 1) * dil;
@@ -2144,6 +2136,18 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     return result;
   }
 
+  /// Whether lowerTaps runs the taps over bf16 pairs of output positions
+  /// (docs/Lowering.md §2.6): bf16 out_backprop `dy` of static shape, whole
+  /// rows along the last dimension, no split-K leading dimension.
+  bool tapsUsePairs(const convgen::BackpropFilterGeometry &g, Value dy,
+                    int64_t splitCount) const {
+    int64_t n = g.numSpatialDims;
+    auto dyType = cast<RankedTensorType>(dy.getType());
+    return splitCount == 1 && bf16Pairs && dwUsesBF16Pairs(g) &&
+           dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
+           dyType.getDimSize(n) == g.outSpatial[n - 1];
+  }
+
   /// One contraction per tap (an scf.forall over the taps), accumulated
   /// into `dw`.
   Value lowerTaps(PatternRewriter &rewriter, Location loc,
@@ -2162,10 +2166,7 @@ struct BackpropFilterToLinalg : public OpRewritePattern<BackpropFilterOp> {
     // (one pack of the window for all the taps; tap k reads P at
     // 2j*s + k*d along the last dimension, whose pair partner is the
     // window at (2j + 1)*s + k*d).
-    auto dyType = cast<RankedTensorType>(dy.getType());
-    bool pairs = splitCount == 1 && bf16Pairs && dwUsesBF16Pairs(g) &&
-                 dyType.getElementType().isBF16() && dyType.hasStaticShape() &&
-                 dyType.getDimSize(n) == g.outSpatial[n - 1];
+    bool pairs = tapsUsePairs(g, dy, splitCount);
     if (pairs) {
       // The pair pack reads the whole window, padding included.
       flagReadsPadding(rewriter, window);

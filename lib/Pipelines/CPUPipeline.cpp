@@ -120,21 +120,26 @@ void mlir::conv::buildConvToLinalgPipeline(
     convOptions.transposeColumnsBandBytes = l2 / 4;
     convOptions.transposeWinograd = options.winograd;
     convOptions.dwWinograd = options.winograd;
+    // Winograd filter gradients in reduction blocks whose transformed
+    // operands stay in the L2 (docs/Lowering.md §2.7).
+    convOptions.dwWinogradBlockBytes = l2 / 16;
     // Cores with two 512-bit FMA units: Winograd filter gradients with at
-    // least 128 channels each side and at most 0.55x the direct products.
+    // least 64 channels each side and at most 0.55x the direct products.
     // Their direct kernels reach twice Zen 4's FLOPs a cycle, and the
     // transforms' traffic costs more against them. conv-run
     // --compare=winograd=off (10 call pairs, Emerald Rapids, 1 / 2
-    // threads): 56x56x64 0.74 / 0.98x (Winograd slower), 28x28x128 1.07 /
-    // 1.14x, 14x14x256 1.38 / 1.36x, 28x28x128 d2 1.02 / 1.08x, 38x57x512
-    // d3 (0.52x the products) 1.24 / 1.17x, 7x7x512 N16 (0.58x) 0.98 /
-    // 0.95x.
+    // threads, before the reduction blocks): 56x56x64 0.74 / 0.98x
+    // (Winograd slower), 28x28x128 1.07 / 1.14x, 14x14x256 1.38 / 1.36x,
+    // 28x28x128 d2 1.02 / 1.08x, 38x57x512 d3 (0.52x the products) 1.24 /
+    // 1.17x, 7x7x512 N16 (0.58x) 0.98 / 0.95x. In reduction blocks (the
+    // Xeon model 167, 10-15 pairs): 56x56x64 1.21 / 1.17x, 28x28x64 1.33 /
+    // 1.33x, 56x56x32 -> 64 1.07 / 1.02x, 56x56x32 0.90 / 0.85x, hence 64.
     // And transposed convolutions with 4 Winograd phases from 64 output
     // channels (DCGAN's 16x16x128 -> 32x32x64 4x4 s2, against the direct
     // phases: +23 / +24 % with 1 thread, +8 / +11 % with 2, 12 call pairs;
     // its first compile 196 -> 255 ms with 2 threads).
     if (host.twoZmmFMAUnits) {
-      convOptions.dwWinogradMinChannels = 128;
+      convOptions.dwWinogradMinChannels = 64;
       convOptions.dwWinogradMaxProducts = 0.55;
       convOptions.transposeWinogradManyPhaseOutChannels = 64;
     }

@@ -1634,6 +1634,13 @@ TEST(Differential, BackpropFilterWinograd) {
   CompileOptions options;
   options.winograd = "on";
   expectBackpropFilterAcrossThreads(cases, options, {1u, 2u, 3u}, "Winograd");
+  // A 32 KiB L2: the 2-D and 3-D layers' points in reduction blocks of at
+  // most 2 KiB of transformed operands (docs/Lowering.md §2.7), 4, 2 and 1
+  // points an iteration of the forall (2, 5 and 9 threads): the same bits.
+  CompileOptions blocks = options;
+  blocks.l2CacheBytes = 32768;
+  expectBackpropFilterAcrossThreads(cases, blocks, {1u, 2u, 5u, 9u},
+                                    "Winograd blocks");
 }
 
 TEST(Differential, BackpropFilterDeterministicAcrossThreadCounts) {

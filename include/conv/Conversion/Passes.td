@@ -234,6 +234,15 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "dw-winograd=auto: the most products of the Winograd form, as a "
            "fraction of the direct form's (the CPU pipeline uses 0.55 on "
            "cores with two 512-bit FMA units)">,
+    Option<"dwWinogradBlockBytes", "dw-winograd-block-bytes", "int64_t",
+           /*default=*/"0",
+           "Winograd filter gradients of 2-D and 3-D layers: reduce each "
+           "point's product over blocks of batch items (or of pair rows of "
+           "the first dimension) whose transformed operands take at most "
+           "this many bytes, the first dimensions' transforms of a block "
+           "computed once for the 4 points of the last dimension (0: the "
+           "whole-batch transforms; the CPU pipeline uses a sixteenth of "
+           "the L2)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -56,9 +56,9 @@ struct ConvertConvToLinalgPass
     WinogradFilterGradientRule dwWinogradRule;
     dwWinogradRule.minChannels = dwWinogradMinChannels;
     dwWinogradRule.maxProductRatio = dwWinogradMaxProducts;
-    populateBackpropFilterWinogradPatterns(patterns, *dwWinogradMode,
-                                           dwReductionBlockBytes,
-                                           dwWinogradRule);
+    populateBackpropFilterWinogradPatterns(
+        patterns, *dwWinogradMode, dwReductionBlockBytes, dwWinogradRule,
+        dwWinogradBlockBytes, dwThreads);
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;

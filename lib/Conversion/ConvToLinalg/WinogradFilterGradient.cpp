@@ -27,7 +27,10 @@
 // on their number): the dw_tap contraction BackpropFilter.cpp would build,
 // written into the point's slot of M, or, for operands beyond the
 // reduction-block budget, a 1x1 conv.backprop_filter op that it lowers in
-// blocks. docs/Lowering.md §2.7.
+// blocks. With a point block budget (dw-winograd-block-bytes), 2-D and 3-D
+// layers instead run the first dimensions' transforms inside the forall,
+// per block of the reduction, for the 4 points of the last dimension
+// (blockedProducts). docs/Lowering.md §2.7.
 //
 // Dilation d pairs the positions (o0, o0 + d): o0 = 2*d*q + r, r < d. The
 // input window, padded to 2*d*(Q + 1) rows, is viewed as [Q + 1, 2*d]: the
@@ -73,9 +76,11 @@ const WinogradMatrix kAMatrix{ArrayRef<double>(&kA[0][0], 8), kPoints,
 struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode,
                            int64_t blockBytes,
-                           const WinogradFilterGradientRule &rule)
+                           const WinogradFilterGradientRule &rule,
+                           int64_t pointBlockBytes, int64_t threads)
       : OpRewritePattern(ctx, /*benefit=*/2), mode(mode),
-        blockBytes(blockBytes), rule(rule) {}
+        blockBytes(blockBytes), rule(rule), pointBlockBytes(pointBlockBytes),
+        threads(std::max<int64_t>(1, threads)) {}
 
   WinogradMode mode;
   /// A point's 1x1 filter gradient whose operands exceed this many bytes is
@@ -84,6 +89,256 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   int64_t blockBytes;
   /// The `auto` rule's thresholds.
   WinogradFilterGradientRule rule;
+  /// One point's transformed operands per reduction block, at most
+  /// (blockedProducts; 0: the whole-batch form).
+  int64_t pointBlockBytes = 0;
+  /// The threads that the points' scf.forall is spread over.
+  int64_t threads = 1;
+
+  /// dW = GT applied along every point dimension of M [4^n, Cin, Cout]
+  /// (one dimension at a time: 3 ops a dimension).
+  static Value outputTransform(PatternRewriter &rewriter, Location loc, Value m,
+                               int64_t n, int64_t cin, int64_t cout) {
+    Type f32 = rewriter.getF32Type();
+    SmallVector<int64_t> rShape(n, kPoints);
+    rShape.append({cin, cout});
+    SmallVector<ReassociationIndices> split(1);
+    for (int64_t d = 0; d < n; ++d)
+      split[0].push_back(d);
+    split.push_back({n});
+    split.push_back({n + 1});
+    Value dw = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(rShape, f32), m, split);
+    for (int64_t d = 0; d < n; ++d) {
+      rShape[d] = kTaps;
+      Value next = bufferization::AllocTensorOp::create(
+          rewriter, loc, RankedTensorType::get(rShape, f32), ValueRange{});
+      for (int64_t k = 0; k < kTaps; ++k) {
+        SmallVector<std::pair<Value, double>> terms;
+        for (int64_t a = 0; a < kPoints; ++a)
+          if (kGT[k][a] != 0)
+            terms.push_back({indexSlice(rewriter, loc, dw, d, a), kGT[k][a]});
+        Value tap = applyWinogradTerms(rewriter, loc, terms,
+                                       indexSlice(rewriter, loc, next, d, k));
+        next = insertAtIndex(rewriter, loc, tap, next, d, k);
+      }
+      dw = next;
+    }
+    return dw;
+  }
+
+  /// The products M in blocks of the reduction (2-D and 3-D layers): an
+  /// scf.forall over the 4^(n-1) combinations a' of the first dimensions'
+  /// points, each iteration J of the 4 points a = 4 a' + a_last (J = 4
+  /// unless fewer leave threads idle), whose [J, Cin, Cout] products it
+  /// accumulates over blocks of (batch items, pair rows of the first
+  /// dimension). Per block: the first dimensions' transforms of the
+  /// block's input window and out_backprop rows (rows a' of BT and A), then
+  /// per point the last dimension's transform and the contraction into the
+  /// point's slot. Every transformed value is computed once (J = 4) and
+  /// read from the L2 by its contraction (no whole-batch stacks). Each
+  /// point's sum runs on one thread in the same order for any J: the
+  /// results are the same for every thread count. None for 1-D layers, or
+  /// when the 4 products of an iteration exceed 16 x pointBlockBytes (their
+  /// accumulators would not stay in the L2).
+  std::optional<Value> blockedProducts(PatternRewriter &rewriter, Location loc,
+                                       const Operand &x, const Operand &dy,
+                                       ArrayRef<int64_t> pairs, int64_t cin,
+                                       int64_t cout) const {
+    int64_t budget = pointBlockBytes;
+    int64_t n = static_cast<int64_t>(pairs.size());
+    // The J <= 4 products of an iteration stay in the L2 with the
+    // pipeline's budget (a sixteenth of it): 16 Cin Cout <= 16 budget bytes.
+    if (budget <= 0 || n < 2 || kPoints * cin * cout * 4 > 16 * budget)
+      return std::nullopt;
+    auto yType = cast<RankedTensorType>(dy.value.getType());
+    int64_t batch = yType.getDimSize(0), rows = pairs[0];
+    // One point's operands per batch item: its pair positions x (Cin +
+    // Cout) values.
+    int64_t positions = 1;
+    for (int64_t d = 0; d < n; ++d)
+      positions *= pairs[d] * dy.dilations[d];
+    int64_t perItem = positions * (cin + cout) * 4;
+    int64_t items = batch, blockRows = rows;
+    if (perItem * batch <= budget) {
+      // One block.
+    } else if (perItem <= budget) {
+      items = budget / perItem;
+      while (batch % items != 0)
+        --items;
+    } else {
+      items = 1;
+      int64_t perRow = std::max<int64_t>(1, perItem / rows);
+      blockRows = std::clamp<int64_t>(budget / perRow, 1, rows);
+      while (rows % blockRows != 0)
+        --blockRows;
+    }
+    Type f32 = rewriter.getF32Type();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t points = power(kPoints, n);
+    int64_t groups = points / kPoints;
+    // J points an iteration: all 4 of an entry a', unless the iterations
+    // would be fewer than the threads (each then transforms its block's
+    // first dimensions again).
+    int64_t perIteration = kPoints;
+    while (perIteration > 1 && groups * (kPoints / perIteration) < threads)
+      perIteration /= 2;
+    int64_t parts = kPoints / perIteration;
+    Value m = bufferization::AllocTensorOp::create(
+        rewriter, loc, RankedTensorType::get({points, cin, cout}, f32),
+        ValueRange{});
+    auto forall = scf::ForallOp::create(
+        rewriter, loc,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(groups * parts)},
+        ValueRange{m}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    Value it = forall.getInductionVars()[0];
+    AffineExpr s0, s1;
+    bindSymbols(ctx, s0, s1);
+    // Iteration it: entry a' = it / parts, points 4 a' + J (it % parts) + j
+    // (j < J), M's slots [J it, J it + J).
+    Value g = affine::makeComposedAffineApply(rewriter, loc, s0.floorDiv(parts),
+                                              {OpFoldResult(it)});
+    OpFoldResult firstPoint = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, (s0 % parts) * perIteration, {OpFoldResult(it)});
+    // The first dimensions' points: the base-4 digits of g, the first
+    // dimension's the most significant (M's point order).
+    SmallVector<Value> lead;
+    for (int64_t d = 0; d + 1 < n; ++d) {
+      int64_t weight = power(kPoints, n - 2 - d);
+      lead.push_back(affine::makeComposedAffineApply(
+          rewriter, loc, s0.floorDiv(weight) % kPoints, {OpFoldResult(g)}));
+    }
+    OpFoldResult base = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 * perIteration, {OpFoldResult(it)});
+    auto groupType = RankedTensorType::get({perIteration, cin, cout}, f32);
+    SmallVector<OpFoldResult> groupOffsets{base, rewriter.getIndexAttr(0),
+                                           rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> groupSizes{rewriter.getIndexAttr(perIteration),
+                                         rewriter.getIndexAttr(cin),
+                                         rewriter.getIndexAttr(cout)};
+    SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
+    Value slot = tensor::ExtractSliceOp::create(
+        rewriter, loc, groupType, forall.getRegionIterArgs()[0], groupOffsets,
+        groupSizes, unitStrides);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+    slot = linalg::FillOp::create(rewriter, loc, zero, ValueRange{slot})
+               .getResult(0);
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    // The block loops (none of one iteration), the products as iter_arg.
+    SmallVector<scf::ForOp> loops;
+    Value acc = slot;
+    Value item = c0, row = c0;
+    auto addLoop = [&](int64_t extent, int64_t step) -> Value {
+      auto loop = scf::ForOp::create(
+          rewriter, loc, c0,
+          arith::ConstantIndexOp::create(rewriter, loc, extent),
+          arith::ConstantIndexOp::create(rewriter, loc, step), ValueRange{acc});
+      if (!loops.empty())
+        scf::YieldOp::create(rewriter, loc, loop.getResult(0));
+      loops.push_back(loop);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      acc = loop.getRegionIterArgs()[0];
+      return loop.getInductionVar();
+    };
+    if (items < batch)
+      item = addLoop(batch, items);
+    if (blockRows < rows)
+      row = addLoop(rows, blockRows);
+    // The block of an operand: batch items [item, item + items) and the
+    // first dimension's rows of pair rows [row, row + blockRows): with
+    // dilation 1 positions [2 row, 2 (row + blockRows) + extra), else
+    // blocks [row, row + blockRows + extra / 2) of the [blocks, 2 d] view
+    // (extra = 2 for the input window, whose pairs read one block more).
+    auto block = [&](const Operand &o, int64_t extra) {
+      auto type = cast<RankedTensorType>(o.value.getType());
+      int64_t rank = type.getRank();
+      int64_t dim = o.lead + o.pos[0];
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(size));
+      SmallVector<int64_t> shape(type.getShape());
+      offsets[o.lead] = item;
+      sizes[o.lead] = rewriter.getIndexAttr(items);
+      shape[o.lead] = items;
+      int64_t extent;
+      if (o.dilations[0] == 1) {
+        offsets[dim] = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, s0 * 2, {OpFoldResult(row)});
+        extent = 2 * blockRows + extra;
+      } else {
+        offsets[dim] = row;
+        extent = blockRows + extra / 2;
+      }
+      sizes[dim] = rewriter.getIndexAttr(extent);
+      shape[dim] = extent;
+      Operand b = o;
+      b.value = tensor::ExtractSliceOp::create(
+          rewriter, loc, type.clone(shape), o.value, offsets, sizes,
+          SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(1)));
+      return b;
+    };
+    Operand xb = block(x, 2), yb = block(dy, 0);
+    for (int64_t d = 0; d + 1 < n; ++d) {
+      int64_t dPairs = d == 0 ? blockRows : pairs[d];
+      xb.value =
+          transformEntry(rewriter, loc, xb, d, kBTMatrix, lead[d], dPairs);
+      yb.value =
+          transformEntry(rewriter, loc, yb, d, kAMatrix, lead[d], dPairs);
+    }
+    // The iteration's points, one after the other over the block.
+    auto pointLoop = scf::ForOp::create(
+        rewriter, loc, c0,
+        arith::ConstantIndexOp::create(rewriter, loc, perIteration), c1,
+        ValueRange{acc});
+    if (!loops.empty())
+      scf::YieldOp::create(rewriter, loc, pointLoop.getResult(0));
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToStart(pointLoop.getBody());
+      Value j = pointLoop.getInductionVar();
+      Value aLast = affine::makeComposedAffineApply(
+          rewriter, loc, s0 + s1, {firstPoint, OpFoldResult(j)});
+      Value accIn = pointLoop.getRegionIterArgs()[0];
+      Operand xv = xb, yu = yb;
+      xv.value = transformEntry(rewriter, loc, xb, n - 1, kBTMatrix, aLast,
+                                pairs[n - 1]);
+      yu.value = transformEntry(rewriter, loc, yb, n - 1, kAMatrix, aLast,
+                                pairs[n - 1]);
+      Value va = collapseOperand(rewriter, loc, xv);
+      Value ua = collapseOperand(rewriter, loc, yu);
+      Value accA = indexSlice(rewriter, loc, accIn, 0, OpFoldResult(j));
+      AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
+      SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
+      for (int64_t d = 0; d < n; ++d)
+        vE.push_back(getAffineDimExpr(3 + d, ctx));
+      uE = vE;
+      vE.push_back(ciE);
+      uE.push_back(coE);
+      auto contraction =
+          createMulAdd(rewriter, loc, va, ua, accA, vE, uE, {ciE, coE},
+                       /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
+      contraction->setAttr(kDwContractionsAttrName,
+                           rewriter.getI64IntegerAttr(1));
+      Entry e =
+          indexEntry(rewriter, {perIteration, cin, cout}, 0, OpFoldResult(j));
+      Value next = tensor::InsertSliceOp::create(
+          rewriter, loc, addUnitDim(rewriter, loc, contraction.getResult(0), 0),
+          accIn, e.offsets, e.sizes, e.strides);
+      scf::YieldOp::create(rewriter, loc, next);
+    }
+    Value result =
+        loops.empty() ? pointLoop.getResult(0) : loops.front().getResult(0);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, result, forall.getRegionIterArgs()[0], groupOffsets,
+        groupSizes, unitStrides);
+    return forall.getResult(0);
+  }
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
                                 PatternRewriter &rewriter) const override {
@@ -122,6 +377,12 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         extractZeroPaddedWindow(rewriter, loc, op.getOutBackprop(),
                                 Layout::ChannelsLast, yStart, ySize),
         g.dilations);
+    if (std::optional<Value> blocked =
+            blockedProducts(rewriter, loc, x, dy, pairs, cin, cout)) {
+      rewriter.replaceOp(
+          op, outputTransform(rewriter, loc, *blocked, n, cin, cout));
+      return success();
+    }
     // V and U one dimension at a time (separable: 4 ops a dimension each),
     // all but the last before the points' forall. Input value i of a pair
     // is block q + i / 2, column r + d (i % 2); out_backprop value j block
@@ -142,12 +403,12 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     x = collapseLead(rewriter, loc, x);
     dy = collapseLead(rewriter, loc, dy);
 
+    int64_t points = power(kPoints, n);
     // M[a] = the 1x1 filter gradient of V[a] and U[a], one point per
     // iteration of an scf.forall; the iteration transforms its entries
     // along the last dimension (a = 4 a' + a_last: entry a' of the stacks,
     // a_last selecting the transform row), so they are still in the cache
     // when its filter gradient reads them.
-    int64_t points = power(kPoints, n);
     Value m = bufferization::AllocTensorOp::create(
         rewriter, loc, RankedTensorType::get({points, cin, cout}, f32),
         ValueRange{});
@@ -237,33 +498,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     m = forall.getResult(0);
 
-    // dW = GT applied along every point dimension of M [4, ..., Cin, Cout]
-    // (one dimension at a time: 3 ops a dimension).
-    SmallVector<int64_t> rShape(n, kPoints);
-    rShape.append({cin, cout});
-    SmallVector<ReassociationIndices> split(1);
-    for (int64_t d = 0; d < n; ++d)
-      split[0].push_back(d);
-    split.push_back({n});
-    split.push_back({n + 1});
-    Value dw = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(rShape, f32), m, split);
-    for (int64_t d = 0; d < n; ++d) {
-      rShape[d] = kTaps;
-      Value next = bufferization::AllocTensorOp::create(
-          rewriter, loc, RankedTensorType::get(rShape, f32), ValueRange{});
-      for (int64_t k = 0; k < kTaps; ++k) {
-        SmallVector<std::pair<Value, double>> terms;
-        for (int64_t a = 0; a < kPoints; ++a)
-          if (kGT[k][a] != 0)
-            terms.push_back({indexSlice(rewriter, loc, dw, d, a), kGT[k][a]});
-        Value tap = applyWinogradTerms(rewriter, loc, terms,
-                                       indexSlice(rewriter, loc, next, d, k));
-        next = insertAtIndex(rewriter, loc, tap, next, d, k);
-      }
-      dw = next;
-    }
-    rewriter.replaceOp(op, dw);
+    rewriter.replaceOp(op, outputTransform(rewriter, loc, m, n, cin, cout));
     return success();
   }
 };
@@ -310,7 +545,8 @@ bool mlir::conv::backpropFilterWinogradApplies(
 
 void mlir::conv::populateBackpropFilterWinogradPatterns(
     RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes,
-    const WinogradFilterGradientRule &rule) {
-  patterns.add<BackpropFilterToWinograd>(patterns.getContext(), mode,
-                                         blockBytes, rule);
+    const WinogradFilterGradientRule &rule, int64_t pointBlockBytes,
+    int64_t threads) {
+  patterns.add<BackpropFilterToWinograd>(
+      patterns.getContext(), mode, blockBytes, rule, pointBlockBytes, threads);
 }

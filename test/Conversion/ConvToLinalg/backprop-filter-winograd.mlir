@@ -13,9 +13,9 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: conv-opt %s --convert-conv-to-linalg=dw-winograd=auto --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTO
 // The CPU pipeline's thresholds on cores with two 512-bit FMA units: at
-// least 128 channels each side and at most 0.55x the direct products
-// (AUTOTZ lines): @rn9 still, not @c64 nor @batch16.
-// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=auto dw-winograd-min-channels=128 dw-winograd-max-products=0.55" --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTOTZ
+// least 64 channels each side and at most 0.55x the direct products
+// (AUTOTZ lines): @rn9 and @c64, not @c32 nor @batch16.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=auto dw-winograd-min-channels=64 dw-winograd-max-products=0.55" --canonicalize --split-input-file | FileCheck %s --check-prefix=AUTOTZ
 // RUN: not conv-opt %s --convert-conv-to-linalg=dw-winograd=yes 2>&1 | FileCheck %s --check-prefix=BAD
 // A point whose transformed operands exceed dw-reduction-block-bytes (here
 // 256 KiB: @rn9's are 784 KiB) is a 1x1 conv.backprop_filter, lowered in
@@ -27,6 +27,13 @@
 // BLOCKS:           scf.for %{{.+}} = %c0 to %c8 step %c2
 // BLOCKS:             conv.role = "dw_tap"
 // BLOCKS:           scf.forall.in_parallel
+// Reduction blocks (dw-winograd-block-bytes, the CPU pipeline's L2 / 16):
+// an scf.forall over the first dimension's 4 points, each iteration the 4
+// points of the last dimension, accumulated over blocks of batch items or
+// of pair rows (BLK lines, @c64 in 2-row blocks of one image); with more
+// threads than the 4 iterations, 2 points an iteration (the BLK5 lines, 5 threads).
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384 dw-threads=5" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK5
 // BAD: convert-conv-to-linalg: option dw-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // OFF-NOT: winograd_transform
 
@@ -131,15 +138,65 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 
 // -----
 
-// 64 channels (ResNet's 28x28 shape with 64 channels; 0.44x the direct
-// products) and the 7x7x512 layer with a batch of 16 (256 pairs, 0.58x the
-// products: 7 positions padded to 8): 'auto' takes both with its default
-// thresholds, neither with the two-FMA-unit ones.
+// 64 and 32 channels (ResNet's 28x28 shape; 0.44x the direct products)
+// and the 7x7x512 layer with a batch of 16 (256 pairs, 0.58x the
+// products: 7 positions padded to 8): 'auto' takes all three with its
+// default thresholds, only the 64-channel one with the two-FMA-unit ones.
+//
+// In blocks (BLK): the first dimension's points a0 = it mod 4 (the
+// iteration's M slots [4 it, 4 it + 4)); per block (image b, pair rows
+// [r, r + 2): window rows [2 r, 2 r + 6), out_backprop rows [2 r, 2 r +
+// 4)) the first dimension's transforms (row a0 of BT and A) once, then per
+// point a = 4 a0 + j the last dimension's transform and the dw_tap
+// contraction into slot j.
+// BLK-LABEL: func.func @c64
+// BLK:         %[[X:.+]] = tensor.pad
+// BLK:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<16x64x64xf32>
+// BLK:         %[[P:.+]] = scf.forall (%[[IT:.+]]) in (4) shared_outs(%[[S:.+]] = %[[M]])
+// BLK:           %[[A0:.+]] = affine.apply affine_map<()[s0] -> (s0 mod 4)>()[%[[IT]]]
+// BLK:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[IT]]]
+// BLK:           %[[SLOTS:.+]] = tensor.extract_slice %[[S]][%[[BASE]], 0, 0] [4, 64, 64] [1, 1, 1]
+// BLK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SLOTS]] : tensor<4x64x64xf32>)
+// BLK:           %[[R:.+]] = scf.for %[[B:.+]] = %c0 to %c8 step %c1 iter_args(%{{.+}} = %[[ZERO]])
+// BLK:             scf.for %[[Q:.+]] = %c0 to %c14 step %c2 iter_args(
+// BLK:               %[[XR:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[Q]]]
+// BLK:               tensor.extract_slice %[[X]][%[[B]], %[[XR]], 0, 0] [1, 6, 30, 64] [1, 1, 1, 1]
+// BLK:               tensor.extract_slice %{{.+}}[%[[B]], %{{.+}}, 0, 0] [1, 4, 28, 64] [1, 1, 1, 1]
+// BLK:               arith.cmpi eq, %[[A0]]
+// BLK:               linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x30x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:               linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x28x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:               scf.for %[[J:.+]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.+]] = %{{.+}})
+// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                 tensor.extract_slice %[[ACC]][%[[J]], 0, 0] [1, 64, 64] [1, 1, 1]
+// BLK:                 linalg.generic
+// BLK-SAME:              ins(%{{.+}}, %{{.+}} : tensor<1x2x14x64xf32>, tensor<1x2x14x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// BLK-SAME:              conv.role = "dw_tap"
+// BLK:                 tensor.insert_slice %{{.+}} into %[[ACC]][%[[J]], 0, 0] [1, 64, 64] [1, 1, 1]
+// BLK:           scf.forall.in_parallel
+// BLK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[S]][%[[BASE]], 0, 0] [4, 64, 64] [1, 1, 1]
+// BLK:         tensor.expand_shape %[[P]] {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 64, 64]
+// BLK:         return %{{.+}} : tensor<3x3x64x64xf32>
+// With 5 threads: 8 iterations of 2 points, it = 2 a0 + h (points 4 a0 +
+// 2 h + j), M's slots [2 it, 2 it + 2).
+// BLK5-LABEL: func.func @c64
+// BLK5:         scf.forall (%[[IT:.+]]) in (8)
+// BLK5:           affine.apply affine_map<()[s0] -> ((s0 floordiv 2) mod 4)>()[%[[IT]]]
+// BLK5:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[IT]]]
+// BLK5:           tensor.extract_slice %{{.+}}[%[[BASE]], 0, 0] [2, 64, 64] [1, 1, 1]
+// BLK5:           scf.for %[[J:.+]] = %c0 to %c2 step %c1
+// BLK5:             affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 2 - (s1 floordiv 2) * 4)>()[%[[J]], %[[IT]]]
+// BLK5:             conv.role = "dw_tap"
+// BLK5:           tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[BASE]], 0, 0] [2, 64, 64] [1, 1, 1]
 // AUTO-LABEL: func.func @c64
+// AUTO: winograd_transform
+// AUTO-LABEL: func.func @c32
 // AUTO: winograd_transform
 // AUTO-LABEL: func.func @batch16
 // AUTO: winograd_transform
 // AUTOTZ-LABEL: func.func @c64
+// AUTOTZ: winograd_transform
+// AUTOTZ-LABEL: func.func @c32
 // AUTOTZ-NOT: winograd_transform
 // AUTOTZ-LABEL: func.func @batch16
 // AUTOTZ-NOT: winograd_transform
@@ -148,6 +205,13 @@ func.func @c64(%x: tensor<8x28x28x64xf32>, %dy: tensor<8x28x28x64xf32>) -> tenso
           strides = [1, 1] dilations = [1, 1]
           : tensor<8x28x28x64xf32>, tensor<8x28x28x64xf32> -> tensor<3x3x64x64xf32>
   return %dw : tensor<3x3x64x64xf32>
+}
+
+func.func @c32(%x: tensor<8x28x28x32xf32>, %dy: tensor<8x28x28x32xf32>) -> tensor<3x3x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<8x28x28x32xf32>, tensor<8x28x28x32xf32> -> tensor<3x3x32x32xf32>
+  return %dw : tensor<3x3x32x32xf32>
 }
 
 func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> tensor<3x3x512x512xf32> {

@@ -6,9 +6,18 @@
 // 2-D 'SAME', 9 x 7 outputs (odd: the last pair of each row padded).
 // RUN: conv-run %s --entry same_odd --winograd=on --check --seed 1 --num-threads=1 | FileCheck %s
 // RUN: conv-run %s --entry same_odd --winograd=on --check --seed 2 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
-// A 16 KiB last-level cache (reduction blocks of 4 KiB): each point's
-// product is a 1x1 conv.backprop_filter lowered in batch blocks.
-// RUN: conv-run %s --entry same_odd --winograd=on --l3-cache-bytes=16384 --check --seed 7 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// A 4 KiB L2 (points' blocks of at most 256 bytes, less than one 20 x 24
+// product: the whole-batch form) and a 16 KiB last-level cache (reduction
+// blocks of 4 KiB): each point's product is a 1x1 conv.backprop_filter
+// lowered in batch blocks.
+// RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=4096 --l3-cache-bytes=16384 --check --seed 7 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// A 32 KiB L2: the points' reduction blocks of at most 2 KiB (the pipeline's
+// L2 / 16), one pair row of one batch item each (2-D and 3-D), with 2
+// threads (4 points an iteration of the forall), 5 (2 points) and 9 (1).
+// RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 8 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 9 --num-threads=5 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry dilated --winograd=on --l2-cache-bytes=32768 --check --seed 10 --num-threads=9 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry vol --winograd=on --l2-cache-bytes=32768 --check --seed 11 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // Explicit pads (0, 3) and (2, 1) with dilations 2 and 3 (pairs (o, o + d)).
 // RUN: conv-run %s --entry dilated --winograd=on --check --seed 3 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // 1-D 'VALID' (12 outputs, 6 pairs) and 3-D 'SAME'.

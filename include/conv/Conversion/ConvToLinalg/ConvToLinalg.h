@@ -251,10 +251,17 @@ bool backpropFilterWinogradApplies(
 /// which lowers the 1x1 ops whose operands exceed `blockBytes` (its
 /// reduction blocks); smaller ones are emitted as their dw_tap contraction
 /// directly, written into the products' stack in place (0: always).
-/// Nothing with WinogradMode::Off; WinogradMode::Auto follows `rule`.
+/// With `pointBlockBytes` > 0, 2-D and 3-D layers whose 4 products take at
+/// most 16 x pointBlockBytes instead reduce each group of 4 points over
+/// blocks of the reduction whose transformed operands take at most
+/// `pointBlockBytes` (the first dimensions' transforms inside the points'
+/// forall, once per block), J points an iteration so that the forall keeps
+/// `threads` threads busy. Nothing with WinogradMode::Off;
+/// WinogradMode::Auto follows `rule`.
 void populateBackpropFilterWinogradPatterns(
     RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes = 0,
-    const WinogradFilterGradientRule &rule = {});
+    const WinogradFilterGradientRule &rule = {}, int64_t pointBlockBytes = 0,
+    int64_t threads = 1);
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

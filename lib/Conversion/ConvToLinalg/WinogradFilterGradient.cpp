@@ -95,34 +95,49 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// The threads that the points' scf.forall is spread over.
   int64_t threads = 1;
 
+  /// GT along dimension `d` of `v` (4 points -> 3 taps) into `dest` (3 ops).
+  static Value transformTaps(PatternRewriter &rewriter, Location loc, Value v,
+                             int64_t d, Value dest) {
+    for (int64_t k = 0; k < kTaps; ++k) {
+      SmallVector<std::pair<Value, double>> terms;
+      for (int64_t a = 0; a < kPoints; ++a)
+        if (kGT[k][a] != 0)
+          terms.push_back({indexSlice(rewriter, loc, v, d, a), kGT[k][a]});
+      Value tap = applyWinogradTerms(rewriter, loc, terms,
+                                     indexSlice(rewriter, loc, dest, d, k));
+      dest = insertAtIndex(rewriter, loc, tap, dest, d, k);
+    }
+    return dest;
+  }
+
   /// dW = GT applied along every point dimension of M [4^n, Cin, Cout]
-  /// (one dimension at a time: 3 ops a dimension).
+  /// (one dimension at a time: 3 ops a dimension); with `lastDone`, M is
+  /// [4^(n-1), 3, Cin, Cout], its last dimension's taps already taken.
   static Value outputTransform(PatternRewriter &rewriter, Location loc, Value m,
-                               int64_t n, int64_t cin, int64_t cout) {
+                               int64_t n, int64_t cin, int64_t cout,
+                               bool lastDone = false) {
     Type f32 = rewriter.getF32Type();
     SmallVector<int64_t> rShape(n, kPoints);
+    if (lastDone)
+      rShape[n - 1] = kTaps;
     rShape.append({cin, cout});
+    int64_t lead = lastDone ? n - 1 : n;
+    auto mType = cast<RankedTensorType>(m.getType());
     SmallVector<ReassociationIndices> split(1);
-    for (int64_t d = 0; d < n; ++d)
+    for (int64_t d = 0; d < lead; ++d)
       split[0].push_back(d);
-    split.push_back({n});
-    split.push_back({n + 1});
-    Value dw = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(rShape, f32), m, split);
-    for (int64_t d = 0; d < n; ++d) {
+    for (int64_t d = lead; d < static_cast<int64_t>(rShape.size()); ++d)
+      split.push_back({d});
+    Value dw =
+        static_cast<int64_t>(rShape.size()) == mType.getRank()
+            ? m
+            : Value(tensor::ExpandShapeOp::create(
+                  rewriter, loc, RankedTensorType::get(rShape, f32), m, split));
+    for (int64_t d = 0; d < lead; ++d) {
       rShape[d] = kTaps;
       Value next = bufferization::AllocTensorOp::create(
           rewriter, loc, RankedTensorType::get(rShape, f32), ValueRange{});
-      for (int64_t k = 0; k < kTaps; ++k) {
-        SmallVector<std::pair<Value, double>> terms;
-        for (int64_t a = 0; a < kPoints; ++a)
-          if (kGT[k][a] != 0)
-            terms.push_back({indexSlice(rewriter, loc, dw, d, a), kGT[k][a]});
-        Value tap = applyWinogradTerms(rewriter, loc, terms,
-                                       indexSlice(rewriter, loc, next, d, k));
-        next = insertAtIndex(rewriter, loc, tap, next, d, k);
-      }
-      dw = next;
+      dw = transformTaps(rewriter, loc, dw, d, next);
     }
     return dw;
   }
@@ -184,8 +199,14 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     while (perIteration > 1 && groups * (kPoints / perIteration) < threads)
       perIteration /= 2;
     int64_t parts = kPoints / perIteration;
+    // With all 4 points of an entry in an iteration, the iteration also
+    // takes their 3 taps along the last dimension (GT) while its products
+    // are in the L2: M is then [4^(n-1), 3, Cin, Cout].
+    bool lastTaps = perIteration == kPoints;
     Value m = bufferization::AllocTensorOp::create(
-        rewriter, loc, RankedTensorType::get({points, cin, cout}, f32),
+        rewriter, loc,
+        lastTaps ? RankedTensorType::get({groups, kTaps, cin, cout}, f32)
+                 : RankedTensorType::get({points, cin, cout}, f32),
         ValueRange{});
     auto forall = scf::ForallOp::create(
         rewriter, loc,
@@ -219,9 +240,12 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                          rewriter.getIndexAttr(cin),
                                          rewriter.getIndexAttr(cout)};
     SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
-    Value slot = tensor::ExtractSliceOp::create(
-        rewriter, loc, groupType, forall.getRegionIterArgs()[0], groupOffsets,
-        groupSizes, unitStrides);
+    Value slot =
+        lastTaps ? Value(tensor::EmptyOp::create(rewriter, loc,
+                                                 groupType.getShape(), f32))
+                 : Value(tensor::ExtractSliceOp::create(
+                       rewriter, loc, groupType, forall.getRegionIterArgs()[0],
+                       groupOffsets, groupSizes, unitStrides));
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
     slot = linalg::FillOp::create(rewriter, loc, zero, ValueRange{slot})
@@ -333,11 +357,32 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     Value result =
         loops.empty() ? pointLoop.getResult(0) : loops.front().getResult(0);
+    if (!lastTaps) {
+      rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(
+          rewriter, loc, result, forall.getRegionIterArgs()[0], groupOffsets,
+          groupSizes, unitStrides);
+      rewriter.setInsertionPointAfter(forall);
+      return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout);
+    }
+    // The last dimension's taps of the 4 products into M[it].
+    rewriter.setInsertionPointAfter(result.getDefiningOp());
+    Entry entry =
+        indexEntry(rewriter, {groups, kTaps, cin, cout}, 0, OpFoldResult(it));
+    Value dest = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({1, kTaps, cin, cout}, f32),
+        forall.getRegionIterArgs()[0], entry.offsets, entry.sizes,
+        entry.strides);
+    dest = dropUnitDim(rewriter, loc, dest, 0);
+    dest = addUnitDim(rewriter, loc,
+                      transformTaps(rewriter, loc, result, 0, dest), 0);
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(
-        rewriter, loc, result, forall.getRegionIterArgs()[0], groupOffsets,
-        groupSizes, unitStrides);
-    return forall.getResult(0);
+        rewriter, loc, dest, forall.getRegionIterArgs()[0], entry.offsets,
+        entry.sizes, entry.strides);
+    rewriter.setInsertionPointAfter(forall);
+    return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout,
+                           /*lastDone=*/true);
   }
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
@@ -379,8 +424,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         g.dilations);
     if (std::optional<Value> blocked =
             blockedProducts(rewriter, loc, x, dy, pairs, cin, cout)) {
-      rewriter.replaceOp(
-          op, outputTransform(rewriter, loc, *blocked, n, cin, cout));
+      rewriter.replaceOp(op, *blocked);
       return success();
     }
     // V and U one dimension at a time (separable: 4 ops a dimension each),

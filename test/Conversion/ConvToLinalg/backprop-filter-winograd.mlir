@@ -148,14 +148,15 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // [r, r + 2): window rows [2 r, 2 r + 6), out_backprop rows [2 r, 2 r +
 // 4)) the first dimension's transforms (row a0 of BT and A) once, then per
 // point a = 4 a0 + j the last dimension's transform and the dw_tap
-// contraction into slot j.
+// contraction into product j; then the 3 taps of the last dimension (GT)
+// from the 4 products into M[a0], and GT along the first dimension after
+// the forall.
 // BLK-LABEL: func.func @c64
 // BLK:         %[[X:.+]] = tensor.pad
-// BLK:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<16x64x64xf32>
+// BLK:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<4x3x64x64xf32>
 // BLK:         %[[P:.+]] = scf.forall (%[[IT:.+]]) in (4) shared_outs(%[[S:.+]] = %[[M]])
 // BLK:           %[[A0:.+]] = affine.apply affine_map<()[s0] -> (s0 mod 4)>()[%[[IT]]]
-// BLK:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[IT]]]
-// BLK:           %[[SLOTS:.+]] = tensor.extract_slice %[[S]][%[[BASE]], 0, 0] [4, 64, 64] [1, 1, 1]
+// BLK:           %[[SLOTS:.+]] = tensor.empty() : tensor<4x64x64xf32>
 // BLK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SLOTS]] : tensor<4x64x64xf32>)
 // BLK:           %[[R:.+]] = scf.for %[[B:.+]] = %c0 to %c8 step %c1 iter_args(%{{.+}} = %[[ZERO]])
 // BLK:             scf.for %[[Q:.+]] = %c0 to %c14 step %c2 iter_args(
@@ -173,12 +174,22 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK-SAME:              ins(%{{.+}}, %{{.+}} : tensor<1x2x14x64xf32>, tensor<1x2x14x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // BLK-SAME:              conv.role = "dw_tap"
 // BLK:                 tensor.insert_slice %{{.+}} into %[[ACC]][%[[J]], 0, 0] [1, 64, 64] [1, 1, 1]
+// BLK:           tensor.extract_slice %[[S]][%[[IT]], 0, 0, 0] [1, 3, 64, 64] [1, 1, 1, 1]
+// BLK:           tensor.extract_slice %[[R]][0, 0, 0] [1, 64, 64]
+// BLK:           tensor.extract_slice %[[R]][1, 0, 0] [1, 64, 64]
+// BLK:           tensor.extract_slice %[[R]][2, 0, 0] [1, 64, 64]
+// BLK:           conv.role = "winograd_transform"
+// BLK:           conv.role = "winograd_transform"
+// BLK:           tensor.extract_slice %[[R]][3, 0, 0] [1, 64, 64]
+// BLK:           conv.role = "winograd_transform"
 // BLK:           scf.forall.in_parallel
-// BLK-NEXT:        tensor.parallel_insert_slice %[[R]] into %[[S]][%[[BASE]], 0, 0] [4, 64, 64] [1, 1, 1]
-// BLK:         tensor.expand_shape %[[P]] {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 64, 64]
+// BLK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[IT]], 0, 0, 0] [1, 3, 64, 64] [1, 1, 1, 1]
+// BLK:         bufferization.alloc_tensor() : tensor<3x3x64x64xf32>
+// BLK-COUNT-3:   conv.role = "winograd_transform"
 // BLK:         return %{{.+}} : tensor<3x3x64x64xf32>
 // With 5 threads: 8 iterations of 2 points, it = 2 a0 + h (points 4 a0 +
-// 2 h + j), M's slots [2 it, 2 it + 2).
+// 2 h + j), M's slots [2 it, 2 it + 2), and GT along both dimensions after
+// the forall.
 // BLK5-LABEL: func.func @c64
 // BLK5:         scf.forall (%[[IT:.+]]) in (8)
 // BLK5:           affine.apply affine_map<()[s0] -> ((s0 floordiv 2) mod 4)>()[%[[IT]]]
@@ -188,6 +199,8 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK5:             affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 2 - (s1 floordiv 2) * 4)>()[%[[J]], %[[IT]]]
 // BLK5:             conv.role = "dw_tap"
 // BLK5:           tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[BASE]], 0, 0] [2, 64, 64] [1, 1, 1]
+// BLK5:         tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 64, 64]
+// BLK5:         bufferization.alloc_tensor() : tensor<3x4x64x64xf32>
 // AUTO-LABEL: func.func @c64
 // AUTO: winograd_transform
 // AUTO-LABEL: func.func @c32

@@ -18,6 +18,10 @@
 // RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 9 --num-threads=5 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry dilated --winograd=on --l2-cache-bytes=32768 --check --seed 10 --num-threads=9 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry vol --winograd=on --l2-cache-bytes=32768 --check --seed 11 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
+// The whole pipeline with the verifier after every pass (the JIT runs
+// without it), 4 and 1 points an iteration.
+// RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize winograd=on l2-cache-bytes=32768 num-threads=2" -o /dev/null
+// RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize winograd=on l2-cache-bytes=32768 num-threads=9" -o /dev/null
 // Explicit pads (0, 3) and (2, 1) with dilations 2 and 3 (pairs (o, o + d)).
 // RUN: conv-run %s --entry dilated --winograd=on --check --seed 3 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // 1-D 'VALID' (12 outputs, 6 pairs) and 3-D 'SAME'.

@@ -111,7 +111,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   }
 
   /// dW = GT applied along every point dimension of M [4^n, Cin, Cout]
-  /// (one dimension at a time: 3 ops a dimension); with `lastDone`, M is
+  /// (one dimension at a time, the last first: 3 ops a dimension); with
+  /// `lastDone`, M is
   /// [4^(n-1), 3, Cin, Cout], its last dimension's taps already taken.
   static Value outputTransform(PatternRewriter &rewriter, Location loc, Value m,
                                int64_t n, int64_t cin, int64_t cout,
@@ -133,7 +134,15 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
             ? m
             : Value(tensor::ExpandShapeOp::create(
                   rewriter, loc, RankedTensorType::get(rShape, f32), m, split));
-    for (int64_t d = 0; d < lead; ++d) {
+    // The last dimension first (where the forall took it, the same sums
+    // in the same order: the results do not depend on J, so neither on the
+    // thread count), then the others in order.
+    SmallVector<int64_t> order;
+    if (!lastDone)
+      order.push_back(n - 1);
+    for (int64_t d = 0; d + 1 < n; ++d)
+      order.push_back(d);
+    for (int64_t d : order) {
       rShape[d] = kTaps;
       Value next = bufferization::AllocTensorOp::create(
           rewriter, loc, RankedTensorType::get(rShape, f32), ValueRange{});

@@ -42,7 +42,8 @@
 // the 16 points then transforms its entry along the last dimension
 // (c0 * t0 + c1 * t1, the coefficients selected by the point) and reduces
 // it with a 1x1 filter gradient (a dw_tap contraction) into its slot of M
-// (zero-filled in place); 3 + 3 output-transform ops make dW.
+// (zero-filled in place); 3 + 3 output-transform ops make dW (the last
+// dimension first).
 // CHECK-LABEL: func.func @rn9
 // CHECK:         %[[X:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
 // CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 0] [8, 7, 16, 256] [1, 2, 1, 1]
@@ -71,7 +72,7 @@
 // CHECK:           scf.forall.in_parallel
 // CHECK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[A]], 0, 0] [1, 256, 256] [1, 1, 1] : tensor<1x256x256xf32> into tensor<16x256x256xf32>
 // CHECK:         tensor.expand_shape %[[P]] {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 256, 256]
-// CHECK:         bufferization.alloc_tensor() : tensor<3x4x256x256xf32>
+// CHECK:         bufferization.alloc_tensor() : tensor<4x3x256x256xf32>
 // CHECK-COUNT-3: conv.role = "winograd_transform"
 // CHECK:         bufferization.alloc_tensor() : tensor<3x3x256x256xf32>
 // CHECK-COUNT-3: conv.role = "winograd_transform"
@@ -200,7 +201,7 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK5:             conv.role = "dw_tap"
 // BLK5:           tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[BASE]], 0, 0] [2, 64, 64] [1, 1, 1]
 // BLK5:         tensor.expand_shape %{{.+}} {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 64, 64]
-// BLK5:         bufferization.alloc_tensor() : tensor<3x4x64x64xf32>
+// BLK5:         bufferization.alloc_tensor() : tensor<4x3x64x64xf32>
 // AUTO-LABEL: func.func @c64
 // AUTO: winograd_transform
 // AUTO-LABEL: func.func @c32

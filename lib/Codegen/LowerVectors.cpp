@@ -188,8 +188,18 @@ struct ScalarExtractsOfTransferReadToLoads
     // Every use a static scalar extract in the same block, with nothing
     // that may write memory between the read and it (the loads move to
     // the extracts).
-    auto mayWrite = [](Operation &o) {
-      if (isMemoryEffectFree(&o))
+    // A software prefetch (it declares no effects) writes nothing, but only
+    // a register tile's rows of broadcast values (a rank-2 read: positions x
+    // rows) move across one: ResNet's 1x1 256 -> 64 filter gradient, whose
+    // 6-value rows the row prefetches of a streamed block had kept as
+    // vector reads (a 4 + 2 load, shuffles on the FMA ports and a spilled
+    // permutation index), +7-9 % with 1 thread, +5-8 % with 2 (conv-run,
+    // alternating kernels, 12-15 pairs, model-167 Xeon); the 4-position
+    // windows of one input channel that tiny-Cin layers read (rank 1,
+    // each value broadcast for up to 3 taps) measured 10 % slower as
+    // scalar loads (48x480x1 -> 16), and keep their vector loads.
+    auto mayWrite = [&](Operation &o) {
+      if (isMemoryEffectFree(&o) || (isa<memref::PrefetchOp>(o) && rank >= 2))
         return false;
       auto iface = dyn_cast<MemoryEffectOpInterface>(o);
       if (!iface)

@@ -39,6 +39,38 @@ func.func @contract_from_memory(%x: memref<16x64xf32>, %dy: memref<16x32xf32>, %
   return %r : vector<6x16xf32>
 }
 
+// Software prefetches between the read and its extracts (a streamed
+// block's next rows) do not keep a register tile's rows (rank 2) a vector
+// read; a rank-1 read (a tiny-Cin layer's window of positions) stays one.
+// CHECK-LABEL: func.func @prefetch_between
+// CHECK-SAME:    (%[[X:[^:]*]]: memref<16x64xf32>
+// CHECK-NOT:     vector.transfer_read %[[X]]
+// CHECK:         memref.prefetch %[[X]]
+// CHECK-COUNT-48: memref.load %[[X]]
+// CHECK-NOT:     memref.load %[[X]]
+// CHECK:         return
+func.func @prefetch_between(%x: memref<16x64xf32>, %dy: memref<16x32xf32>, %p: index, %ci: index, %co: index, %c: vector<6x16xf32>) -> vector<6x16xf32> {
+  %pad = arith.constant 0.0 : f32
+  %a = vector.transfer_read %x[%p, %ci], %pad {in_bounds = [true, true]} : memref<16x64xf32>, vector<8x6xf32>
+  %b = vector.transfer_read %dy[%p, %co], %pad {in_bounds = [true, true]} : memref<16x32xf32>, vector<8x16xf32>
+  memref.prefetch %x[%co, %ci], read, locality<2>, data : memref<16x64xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<8x6xf32>, vector<8x16xf32> into vector<6x16xf32>
+  return %r : vector<6x16xf32>
+}
+
+// CHECK-LABEL: func.func @prefetch_between_rank1
+// CHECK:         vector.load %{{.*}} : memref<16x64xf32>, vector<4xf32>
+// CHECK:         memref.prefetch
+// CHECK-NOT:     memref.load
+func.func @prefetch_between_rank1(%x: memref<16x64xf32>, %i: index) -> (f32, f32) {
+  %pad = arith.constant 0.0 : f32
+  %a = vector.transfer_read %x[%i, %i], %pad {in_bounds = [true]} : memref<16x64xf32>, vector<4xf32>
+  memref.prefetch %x[%i, %i], read, locality<2>, data : memref<16x64xf32>
+  %e0 = vector.extract %a[0] : f32 from vector<4xf32>
+  %e1 = vector.extract %a[1] : f32 from vector<4xf32>
+  return %e0, %e1 : f32, f32
+}
+
 // A read with a non-scalar use stays a vector read (a 1-D transfer lowers
 // to vector.load).
 // CHECK-LABEL: func.func @vector_use

@@ -212,6 +212,20 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // takes their 3 taps along the last dimension (GT) while its products
     // are in the L2: M is then [4^(n-1), 3, Cin, Cout].
     bool lastTaps = perIteration == kPoints;
+    // E entries an iteration (then all 4 points of each): the most that
+    // leave an iteration for every thread and whose 4 E products take at
+    // most half the L2 (8 budget with the pipeline's); each block's input
+    // and out_backprop rows then come from the L3 once for all of them, and
+    // from the L2 for the other entries' transforms.
+    int64_t entries = 1;
+    if (lastTaps)
+      for (int64_t e = groups; e > 1; --e)
+        if (groups % e == 0 && groups / e >= threads &&
+            e * kPoints * cin * cout * 4 <= 8 * budget) {
+          entries = e;
+          break;
+        }
+    int64_t slots = entries * perIteration;
     Value m = bufferization::AllocTensorOp::create(
         rewriter, loc,
         lastTaps ? RankedTensorType::get({groups, kTaps, cin, cout}, f32)
@@ -219,33 +233,24 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         ValueRange{});
     auto forall = scf::ForallOp::create(
         rewriter, loc,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(groups * parts)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(groups * parts / entries)},
         ValueRange{m}, std::nullopt);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(forall.getBody());
     Value it = forall.getInductionVars()[0];
     AffineExpr s0, s1;
     bindSymbols(ctx, s0, s1);
-    // Iteration it: entry a' = it / parts, points 4 a' + J (it % parts) + j
-    // (j < J), M's slots [J it, J it + J).
-    Value g = affine::makeComposedAffineApply(rewriter, loc, s0.floorDiv(parts),
-                                              {OpFoldResult(it)});
+    // Iteration it: entries a' = E it + e (e < E) with J = 4, else entry
+    // a' = it / parts, points 4 a' + J (it % parts) + j (j < J), M's slots
+    // [J it, J it + J).
     OpFoldResult firstPoint = affine::makeComposedFoldedAffineApply(
         rewriter, loc, (s0 % parts) * perIteration, {OpFoldResult(it)});
-    // The first dimensions' points: the base-4 digits of g, the first
-    // dimension's the most significant (M's point order).
-    SmallVector<Value> lead;
-    for (int64_t d = 0; d + 1 < n; ++d) {
-      int64_t weight = power(kPoints, n - 2 - d);
-      lead.push_back(affine::makeComposedAffineApply(
-          rewriter, loc, s0.floorDiv(weight) % kPoints, {OpFoldResult(g)}));
-    }
     OpFoldResult base = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, s0 * perIteration, {OpFoldResult(it)});
-    auto groupType = RankedTensorType::get({perIteration, cin, cout}, f32);
+        rewriter, loc, s0 * slots, {OpFoldResult(it)});
+    auto groupType = RankedTensorType::get({slots, cin, cout}, f32);
     SmallVector<OpFoldResult> groupOffsets{base, rewriter.getIndexAttr(0),
                                            rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> groupSizes{rewriter.getIndexAttr(perIteration),
+    SmallVector<OpFoldResult> groupSizes{rewriter.getIndexAttr(slots),
                                          rewriter.getIndexAttr(cin),
                                          rewriter.getIndexAttr(cout)};
     SmallVector<OpFoldResult> unitStrides(3, rewriter.getIndexAttr(1));
@@ -316,6 +321,35 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       return b;
     };
     Operand xb = block(x, 2), yb = block(dy, 0);
+    // The iteration's entries (a loop when E > 1).
+    Value entry = c0;
+    scf::ForOp entryLoop;
+    if (entries > 1) {
+      entryLoop = scf::ForOp::create(
+          rewriter, loc, c0,
+          arith::ConstantIndexOp::create(rewriter, loc, entries), c1,
+          ValueRange{acc});
+      if (!loops.empty())
+        scf::YieldOp::create(rewriter, loc, entryLoop.getResult(0));
+      rewriter.setInsertionPointToStart(entryLoop.getBody());
+      acc = entryLoop.getRegionIterArgs()[0];
+      entry = entryLoop.getInductionVar();
+    }
+    Value g = affine::makeComposedAffineApply(
+        rewriter, loc, s0.floorDiv(parts) + s1,
+        {OpFoldResult(
+             entries > 1 ? Value(affine::makeComposedAffineApply(
+                               rewriter, loc, s0 * entries, {OpFoldResult(it)}))
+                         : it),
+         OpFoldResult(entry)});
+    // The first dimensions' points: the base-4 digits of g, the first
+    // dimension's the most significant (M's point order).
+    SmallVector<Value> lead;
+    for (int64_t d = 0; d + 1 < n; ++d) {
+      int64_t weight = power(kPoints, n - 2 - d);
+      lead.push_back(affine::makeComposedAffineApply(
+          rewriter, loc, s0.floorDiv(weight) % kPoints, {OpFoldResult(g)}));
+    }
     for (int64_t d = 0; d + 1 < n; ++d) {
       int64_t dPairs = d == 0 ? blockRows : pairs[d];
       xb.value =
@@ -328,12 +362,16 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         rewriter, loc, c0,
         arith::ConstantIndexOp::create(rewriter, loc, perIteration), c1,
         ValueRange{acc});
-    if (!loops.empty())
+    if (entries > 1 || !loops.empty())
       scf::YieldOp::create(rewriter, loc, pointLoop.getResult(0));
     {
       OpBuilder::InsertionGuard inner(rewriter);
       rewriter.setInsertionPointToStart(pointLoop.getBody());
       Value j = pointLoop.getInductionVar();
+      // (Slot E e + j of the iteration's products.)
+      Value slotIndex = affine::makeComposedAffineApply(
+          rewriter, loc, s0 * perIteration + s1,
+          {OpFoldResult(entry), OpFoldResult(j)});
       Value aLast = affine::makeComposedAffineApply(
           rewriter, loc, s0 + s1, {firstPoint, OpFoldResult(j)});
       Value accIn = pointLoop.getRegionIterArgs()[0];
@@ -344,7 +382,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                 pairs[n - 1]);
       Value va = collapseOperand(rewriter, loc, xv);
       Value ua = collapseOperand(rewriter, loc, yu);
-      Value accA = indexSlice(rewriter, loc, accIn, 0, OpFoldResult(j));
+      Value accA = indexSlice(rewriter, loc, accIn, 0, OpFoldResult(slotIndex));
       AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
       SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
       for (int64_t d = 0; d < n; ++d)
@@ -358,14 +396,15 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       contraction->setAttr(kDwContractionsAttrName,
                            rewriter.getI64IntegerAttr(1));
       Entry e =
-          indexEntry(rewriter, {perIteration, cin, cout}, 0, OpFoldResult(j));
+          indexEntry(rewriter, {slots, cin, cout}, 0, OpFoldResult(slotIndex));
       Value next = tensor::InsertSliceOp::create(
           rewriter, loc, addUnitDim(rewriter, loc, contraction.getResult(0), 0),
           accIn, e.offsets, e.sizes, e.strides);
       scf::YieldOp::create(rewriter, loc, next);
     }
-    Value result =
-        loops.empty() ? pointLoop.getResult(0) : loops.front().getResult(0);
+    Value result = !loops.empty() ? loops.front().getResult(0)
+                   : entries > 1  ? entryLoop.getResult(0)
+                                  : pointLoop.getResult(0);
     if (!lastTaps) {
       rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
       tensor::ParallelInsertSliceOp::create(
@@ -374,21 +413,40 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       rewriter.setInsertionPointAfter(forall);
       return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout);
     }
-    // The last dimension's taps of the 4 products into M[it].
+    // The last dimension's taps of each entry's 4 products into M[E it +
+    // e].
     rewriter.setInsertionPointAfter(result.getDefiningOp());
-    Entry entry =
-        indexEntry(rewriter, {groups, kTaps, cin, cout}, 0, OpFoldResult(it));
+    SmallVector<OpFoldResult> mOffsets(4, rewriter.getIndexAttr(0));
+    mOffsets[0] = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 * entries, {OpFoldResult(it)});
+    SmallVector<OpFoldResult> mSizes{
+        rewriter.getIndexAttr(entries), rewriter.getIndexAttr(kTaps),
+        rewriter.getIndexAttr(cin), rewriter.getIndexAttr(cout)};
+    SmallVector<OpFoldResult> mStrides(4, rewriter.getIndexAttr(1));
     Value dest = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({1, kTaps, cin, cout}, f32),
-        forall.getRegionIterArgs()[0], entry.offsets, entry.sizes,
-        entry.strides);
-    dest = dropUnitDim(rewriter, loc, dest, 0);
-    dest = addUnitDim(rewriter, loc,
-                      transformTaps(rewriter, loc, result, 0, dest), 0);
+        rewriter, loc, RankedTensorType::get({entries, kTaps, cin, cout}, f32),
+        forall.getRegionIterArgs()[0], mOffsets, mSizes, mStrides);
+    for (int64_t e = 0; e < entries; ++e) {
+      Value products = result;
+      if (entries > 1)
+        products = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({kPoints, cin, cout}, f32),
+            result,
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(e * kPoints),
+                                   rewriter.getIndexAttr(0),
+                                   rewriter.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kPoints),
+                                   rewriter.getIndexAttr(cin),
+                                   rewriter.getIndexAttr(cout)},
+            unitStrides);
+      Value taps = transformTaps(rewriter, loc, products, 0,
+                                 indexSlice(rewriter, loc, dest, 0, e));
+      dest = insertAtIndex(rewriter, loc, taps, dest, 0, e);
+    }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(
-        rewriter, loc, dest, forall.getRegionIterArgs()[0], entry.offsets,
-        entry.sizes, entry.strides);
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, dest,
+                                          forall.getRegionIterArgs()[0],
+                                          mOffsets, mSizes, mStrides);
     rewriter.setInsertionPointAfter(forall);
     return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout,
                            /*lastDone=*/true);

@@ -28,10 +28,11 @@
 // BLOCKS:             conv.role = "dw_tap"
 // BLOCKS:           scf.forall.in_parallel
 // Reduction blocks (dw-winograd-block-bytes, the CPU pipeline's L2 / 16):
-// an scf.forall over the first dimension's 4 points, each iteration the 4
-// points of the last dimension, accumulated over blocks of batch items or
-// of pair rows (BLK lines, @c64 in 2-row blocks of one image); with more
-// threads than the 4 iterations, 2 points an iteration (the BLK5 lines, 5 threads).
+// an scf.forall over the first dimension's 4 points (entries), each
+// iteration the 4 points of the last dimension of one entry or more,
+// accumulated over blocks of batch items or of pair rows (BLK lines, @c64
+// in 2-row blocks of one image); with more threads than the 4 entries, 2
+// points an iteration (the BLK5 lines, 5 threads).
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384 dw-threads=5" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK5
 // BAD: convert-conv-to-linalg: option dw-winograd: expected 'off', 'auto' or 'on', got 'yes'
@@ -144,47 +145,48 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // products: 7 positions padded to 8): 'auto' takes all three with its
 // default thresholds, only the 64-channel one with the two-FMA-unit ones.
 //
-// In blocks (BLK): the first dimension's points a0 = it mod 4 (the
-// iteration's M slots [4 it, 4 it + 4)); per block (image b, pair rows
-// [r, r + 2): window rows [2 r, 2 r + 6), out_backprop rows [2 r, 2 r +
-// 4)) the first dimension's transforms (row a0 of BT and A) once, then per
+// In blocks (BLK): 2 entries of the first dimension's points an iteration
+// (E = 2: their 8 products of 16 KiB take half the 256 KiB L2 that the
+// budget implies), a0 = 2 it + e; per block (image b, pair rows [r, r +
+// 2): window rows [2 r, 2 r + 6), out_backprop rows [2 r, 2 r + 4)) and
+// entry, the first dimension's transforms (row a0 of BT and A), then per
 // point a = 4 a0 + j the last dimension's transform and the dw_tap
-// contraction into product j; then the 3 taps of the last dimension (GT)
-// from the 4 products into M[a0], and GT along the first dimension after
-// the forall.
+// contraction into the iteration's product 4 e + j; after the blocks, the
+// 3 taps of the last dimension (GT) of each entry's 4 products into
+// M[2 it + e], and GT along the first dimension after the forall.
 // BLK-LABEL: func.func @c64
 // BLK:         %[[X:.+]] = tensor.pad
 // BLK:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<4x3x64x64xf32>
-// BLK:         %[[P:.+]] = scf.forall (%[[IT:.+]]) in (4) shared_outs(%[[S:.+]] = %[[M]])
-// BLK:           %[[A0:.+]] = affine.apply affine_map<()[s0] -> (s0 mod 4)>()[%[[IT]]]
-// BLK:           %[[SLOTS:.+]] = tensor.empty() : tensor<4x64x64xf32>
-// BLK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SLOTS]] : tensor<4x64x64xf32>)
+// BLK:         %[[P:.+]] = scf.forall (%[[IT:.+]]) in (2) shared_outs(%[[S:.+]] = %[[M]])
+// BLK:           %[[SLOTS:.+]] = tensor.empty() : tensor<8x64x64xf32>
+// BLK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SLOTS]] : tensor<8x64x64xf32>)
 // BLK:           %[[R:.+]] = scf.for %[[B:.+]] = %c0 to %c8 step %c1 iter_args(%{{.+}} = %[[ZERO]])
 // BLK:             scf.for %[[Q:.+]] = %c0 to %c14 step %c2 iter_args(
 // BLK:               %[[XR:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[Q]]]
 // BLK:               tensor.extract_slice %[[X]][%[[B]], %[[XR]], 0, 0] [1, 6, 30, 64] [1, 1, 1, 1]
 // BLK:               tensor.extract_slice %{{.+}}[%[[B]], %{{.+}}, 0, 0] [1, 4, 28, 64] [1, 1, 1, 1]
-// BLK:               arith.cmpi eq, %[[A0]]
-// BLK:               linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x30x64xf32>) {{.+}}conv.role = "winograd_transform"
-// BLK:               linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x28x64xf32>) {{.+}}conv.role = "winograd_transform"
-// BLK:               scf.for %[[J:.+]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.+]] = %{{.+}})
-// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
-// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
-// BLK:                 tensor.extract_slice %[[ACC]][%[[J]], 0, 0] [1, 64, 64] [1, 1, 1]
-// BLK:                 linalg.generic
-// BLK-SAME:              ins(%{{.+}}, %{{.+}} : tensor<1x2x14x64xf32>, tensor<1x2x14x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
-// BLK-SAME:              conv.role = "dw_tap"
-// BLK:                 tensor.insert_slice %{{.+}} into %[[ACC]][%[[J]], 0, 0] [1, 64, 64] [1, 1, 1]
-// BLK:           tensor.extract_slice %[[S]][%[[IT]], 0, 0, 0] [1, 3, 64, 64] [1, 1, 1, 1]
-// BLK:           tensor.extract_slice %[[R]][0, 0, 0] [1, 64, 64]
-// BLK:           tensor.extract_slice %[[R]][1, 0, 0] [1, 64, 64]
-// BLK:           tensor.extract_slice %[[R]][2, 0, 0] [1, 64, 64]
-// BLK:           conv.role = "winograd_transform"
-// BLK:           conv.role = "winograd_transform"
-// BLK:           tensor.extract_slice %[[R]][3, 0, 0] [1, 64, 64]
-// BLK:           conv.role = "winograd_transform"
+// BLK:               scf.for %[[E:.+]] = %c0 to %c2 step %c1 iter_args(
+// BLK:                 %[[A0:.+]] = affine.apply affine_map<()[s0, s1] -> ((s0 + s1 * 2) mod 4)>()[%[[E]], %[[IT]]]
+// BLK:                 arith.cmpi eq, %[[A0]]
+// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x30x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                 linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x28x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                 scf.for %[[J:.+]] = %c0 to %c4 step %c1 iter_args(%[[ACC:.+]] = %{{.+}})
+// BLK:                   %[[SL:.+]] = affine.apply affine_map<()[s0, s1] -> (s0 * 4 + s1)>()[%[[E]], %[[J]]]
+// BLK:                   linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                   linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
+// BLK:                   tensor.extract_slice %[[ACC]][%[[SL]], 0, 0] [1, 64, 64] [1, 1, 1]
+// BLK:                   linalg.generic
+// BLK-SAME:                ins(%{{.+}}, %{{.+}} : tensor<1x2x14x64xf32>, tensor<1x2x14x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// BLK-SAME:                conv.role = "dw_tap"
+// BLK:                   tensor.insert_slice %{{.+}} into %[[ACC]][%[[SL]], 0, 0] [1, 64, 64] [1, 1, 1]
+// BLK:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[IT]]]
+// BLK:           tensor.extract_slice %[[S]][%[[BASE]], 0, 0, 0] [2, 3, 64, 64] [1, 1, 1, 1]
+// BLK:           tensor.extract_slice %[[R]][0, 0, 0] [4, 64, 64]
+// BLK-COUNT-3:   conv.role = "winograd_transform"
+// BLK:           tensor.extract_slice %[[R]][4, 0, 0] [4, 64, 64]
+// BLK-COUNT-3:   conv.role = "winograd_transform"
 // BLK:           scf.forall.in_parallel
-// BLK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[IT]], 0, 0, 0] [1, 3, 64, 64] [1, 1, 1, 1]
+// BLK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[BASE]], 0, 0, 0] [2, 3, 64, 64] [1, 1, 1, 1]
 // BLK:         bufferization.alloc_tensor() : tensor<3x3x64x64xf32>
 // BLK-COUNT-3:   conv.role = "winograd_transform"
 // BLK:         return %{{.+}} : tensor<3x3x64x64xf32>
@@ -193,9 +195,9 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // the forall.
 // BLK5-LABEL: func.func @c64
 // BLK5:         scf.forall (%[[IT:.+]]) in (8)
-// BLK5:           affine.apply affine_map<()[s0] -> ((s0 floordiv 2) mod 4)>()[%[[IT]]]
 // BLK5:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[IT]]]
 // BLK5:           tensor.extract_slice %{{.+}}[%[[BASE]], 0, 0] [2, 64, 64] [1, 1, 1]
+// BLK5:           affine.apply affine_map<()[s0] -> ((s0 floordiv 2) mod 4)>()[%[[IT]]]
 // BLK5:           scf.for %[[J:.+]] = %c0 to %c2 step %c1
 // BLK5:             affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 2 - (s1 floordiv 2) * 4)>()[%[[J]], %[[IT]]]
 // BLK5:             conv.role = "dw_tap"

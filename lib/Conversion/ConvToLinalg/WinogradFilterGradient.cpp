@@ -110,6 +110,33 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     return dest;
   }
 
+  /// The sum of the `count` equal parts of `m` along its first dimension,
+  /// the first part first (`m` itself for one part).
+  static Value sumParts(PatternRewriter &rewriter, Location loc, Value m,
+                        int64_t count) {
+    if (count == 1)
+      return m;
+    auto type = cast<RankedTensorType>(m.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] /= count;
+    SmallVector<std::pair<Value, double>> terms;
+    for (int64_t p = 0; p < count; ++p) {
+      SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
+      offsets[0] = rewriter.getIndexAttr(p * shape[0]);
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t size : shape)
+        sizes.push_back(rewriter.getIndexAttr(size));
+      terms.push_back({tensor::ExtractSliceOp::create(
+                           rewriter, loc, type.clone(shape), m, offsets, sizes,
+                           SmallVector<OpFoldResult>(shape.size(),
+                                                     rewriter.getIndexAttr(1))),
+                       1.0});
+    }
+    Value sum = bufferization::AllocTensorOp::create(
+        rewriter, loc, type.clone(shape), ValueRange{});
+    return applyWinogradTerms(rewriter, loc, terms, sum);
+  }
+
   /// dW = GT applied along every point dimension of M [4^n, Cin, Cout]
   /// (one dimension at a time, the last first: 3 ops a dimension); with
   /// `lastDone`, M is
@@ -183,12 +210,25 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = 0; d < n; ++d)
       positions *= pairs[d] * dy.dilations[d];
     int64_t perItem = positions * (cin + cout) * 4;
-    int64_t items = batch, blockRows = rows;
-    if (perItem * batch <= budget) {
+    // Small products (all 4^n of them in at most 2 budgets: ResNet's
+    // 64-channel 3x3 layer) of an even batch: two halves of the batch, each
+    // reduced by iterations of its own into products of its own, summed
+    // after the forall (in the same order for any thread count). With 2
+    // threads each then transforms every entry of its half instead of half
+    // the entries of the whole batch, and reads the input and out_backprop
+    // once. (conv-run, 15 pairs, 2 / 1 threads: rn3 +10 / -1 %; with their
+    // 1 MiB and 4 MiB of products rn8 -4 / -5 %, rn9 -10 / -12 %: the
+    // halves' products and their sum.)
+    int64_t points = power(kPoints, n);
+    int64_t batchParts =
+        batch % 2 == 0 && points * cin * cout * 4 <= 2 * budget ? 2 : 1;
+    int64_t partItems = batch / batchParts;
+    int64_t items = partItems, blockRows = rows;
+    if (perItem * partItems <= budget) {
       // One block.
     } else if (perItem <= budget) {
       items = budget / perItem;
-      while (batch % items != 0)
+      while (partItems % items != 0)
         --items;
     } else {
       items = 1;
@@ -199,13 +239,13 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     Type f32 = rewriter.getF32Type();
     MLIRContext *ctx = rewriter.getContext();
-    int64_t points = power(kPoints, n);
     int64_t groups = points / kPoints;
     // J points an iteration: all 4 of an entry a', unless the iterations
     // would be fewer than the threads (each then transforms its block's
     // first dimensions again).
     int64_t perIteration = kPoints;
-    while (perIteration > 1 && groups * (kPoints / perIteration) < threads)
+    while (perIteration > 1 &&
+           batchParts * groups * (kPoints / perIteration) < threads)
       perIteration /= 2;
     int64_t parts = kPoints / perIteration;
     // With all 4 points of an entry in an iteration, the iteration also
@@ -220,31 +260,44 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     int64_t entries = 1;
     if (lastTaps)
       for (int64_t e = groups; e > 1; --e)
-        if (groups % e == 0 && groups / e >= threads &&
+        if (groups % e == 0 && batchParts * groups / e >= threads &&
             e * kPoints * cin * cout * 4 <= 8 * budget) {
           entries = e;
           break;
         }
     int64_t slots = entries * perIteration;
+    // The iterations of a batch part; M holds each part's products after
+    // the previous part's ([part][...]: iteration it = part * iterations +
+    // i writes M's slots from it * slots (it * entries with lastTaps).
+    int64_t iterations = groups * parts / entries;
     Value m = bufferization::AllocTensorOp::create(
         rewriter, loc,
-        lastTaps ? RankedTensorType::get({groups, kTaps, cin, cout}, f32)
-                 : RankedTensorType::get({points, cin, cout}, f32),
+        lastTaps ? RankedTensorType::get(
+                       {batchParts * groups, kTaps, cin, cout}, f32)
+                 : RankedTensorType::get({batchParts * points, cin, cout}, f32),
         ValueRange{});
     auto forall = scf::ForallOp::create(
         rewriter, loc,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(groups * parts / entries)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(batchParts * iterations)},
         ValueRange{m}, std::nullopt);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(forall.getBody());
     Value it = forall.getInductionVars()[0];
     AffineExpr s0, s1;
     bindSymbols(ctx, s0, s1);
+    // The batch part and the iteration within it.
+    Value part, within = it;
+    if (batchParts > 1) {
+      part = affine::makeComposedAffineApply(
+          rewriter, loc, s0.floorDiv(iterations), {OpFoldResult(it)});
+      within = affine::makeComposedAffineApply(rewriter, loc, s0 % iterations,
+                                               {OpFoldResult(it)});
+    }
     // Iteration it: entries a' = E it + e (e < E) with J = 4, else entry
     // a' = it / parts, points 4 a' + J (it % parts) + j (j < J), M's slots
     // [J it, J it + J).
     OpFoldResult firstPoint = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, (s0 % parts) * perIteration, {OpFoldResult(it)});
+        rewriter, loc, (s0 % parts) * perIteration, {OpFoldResult(within)});
     OpFoldResult base = affine::makeComposedFoldedAffineApply(
         rewriter, loc, s0 * slots, {OpFoldResult(it)});
     auto groupType = RankedTensorType::get({slots, cin, cout}, f32);
@@ -282,8 +335,12 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       acc = loop.getRegionIterArgs()[0];
       return loop.getInductionVar();
     };
-    if (items < batch)
-      item = addLoop(batch, items);
+    if (items < partItems)
+      item = addLoop(partItems, items);
+    if (batchParts > 1)
+      item = affine::makeComposedAffineApply(
+          rewriter, loc, s0 * partItems + s1,
+          {OpFoldResult(part), OpFoldResult(item)});
     if (blockRows < rows)
       row = addLoop(rows, blockRows);
     // The block of an operand: batch items [item, item + items) and the
@@ -337,10 +394,10 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     Value g = affine::makeComposedAffineApply(
         rewriter, loc, s0.floorDiv(parts) + s1,
-        {OpFoldResult(
-             entries > 1 ? Value(affine::makeComposedAffineApply(
-                               rewriter, loc, s0 * entries, {OpFoldResult(it)}))
-                         : it),
+        {OpFoldResult(entries > 1 ? Value(affine::makeComposedAffineApply(
+                                        rewriter, loc, s0 * entries,
+                                        {OpFoldResult(within)}))
+                                  : within),
          OpFoldResult(entry)});
     // The first dimensions' points: the base-4 digits of g, the first
     // dimension's the most significant (M's point order).
@@ -410,8 +467,23 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       tensor::ParallelInsertSliceOp::create(
           rewriter, loc, result, forall.getRegionIterArgs()[0], groupOffsets,
           groupSizes, unitStrides);
+      // The last dimension's taps of every part's products, then the sum
+      // of the parts: the order of the J = 4 iterations (the same bits for
+      // any thread count).
       rewriter.setInsertionPointAfter(forall);
-      return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout);
+      auto flatType =
+          RankedTensorType::get({batchParts * groups, kPoints, cin, cout}, f32);
+      Value flat = tensor::ExpandShapeOp::create(
+          rewriter, loc, flatType, forall.getResult(0),
+          ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+      Value taps = bufferization::AllocTensorOp::create(
+          rewriter, loc,
+          RankedTensorType::get({batchParts * groups, kTaps, cin, cout}, f32),
+          ValueRange{});
+      taps = transformTaps(rewriter, loc, flat, 1, taps);
+      return outputTransform(rewriter, loc,
+                             sumParts(rewriter, loc, taps, batchParts), n, cin,
+                             cout, /*lastDone=*/true);
     }
     // The last dimension's taps of each entry's 4 products into M[E it +
     // e].
@@ -448,8 +520,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                           forall.getRegionIterArgs()[0],
                                           mOffsets, mSizes, mStrides);
     rewriter.setInsertionPointAfter(forall);
-    return outputTransform(rewriter, loc, forall.getResult(0), n, cin, cout,
-                           /*lastDone=*/true);
+    return outputTransform(
+        rewriter, loc, sumParts(rewriter, loc, forall.getResult(0), batchParts),
+        n, cin, cout, /*lastDone=*/true);
   }
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,

@@ -35,6 +35,10 @@
 // points an iteration (the BLK5 lines, 5 threads).
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=16384 dw-threads=5" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLK5
+// With a 128 KiB budget @c64's 16 products (256 KiB) take at most 2
+// budgets: the batch in two halves of 4 images, an iteration each
+// (BLKP lines), summed after the forall.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=131072" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLKP
 // BAD: convert-conv-to-linalg: option dw-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // OFF-NOT: winograd_transform
 
@@ -190,6 +194,21 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK:         bufferization.alloc_tensor() : tensor<3x3x64x64xf32>
 // BLK-COUNT-3:   conv.role = "winograd_transform"
 // BLK:         return %{{.+}} : tensor<3x3x64x64xf32>
+// BLKP-LABEL: func.func @c64
+// BLKP:         %[[X:.+]] = tensor.pad
+// BLKP:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<8x3x64x64xf32>
+// BLKP:         %[[P:.+]] = scf.forall (%[[H:.+]]) in (2) shared_outs(%[[S:.+]] = %[[M]])
+// BLKP:           scf.for %[[B:.+]] = %c0 to %c4 step %c1
+// BLKP:             %[[IMG:.+]] = affine.apply affine_map<()[s0, s1] -> (s0 + s1 * 4)>()[%[[B]], %[[H]]]
+// BLKP:             tensor.extract_slice %[[X]][%[[IMG]], 0, 0, 0] [1, 30, 30, 64] [1, 1, 1, 1]
+// BLKP:             scf.for %{{.+}} = %c0 to %c4 step %c1
+// BLKP:               conv.role = "dw_tap"
+// BLKP:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[H]]]
+// BLKP:           tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[BASE]], 0, 0, 0] [4, 3, 64, 64] [1, 1, 1, 1]
+// BLKP:         %[[H0:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [4, 3, 64, 64] [1, 1, 1, 1]
+// BLKP:         %[[H1:.+]] = tensor.extract_slice %[[P]][4, 0, 0, 0] [4, 3, 64, 64] [1, 1, 1, 1]
+// BLKP:         linalg.generic {{.+}} ins(%[[H0]], %[[H1]] : tensor<4x3x64x64xf32>, tensor<4x3x64x64xf32>)
+// BLKP:         return %{{.+}} : tensor<3x3x64x64xf32>
 // With 5 threads: 8 iterations of 2 points, it = 2 a0 + h (points 4 a0 +
 // 2 h + j), M's slots [2 it, 2 it + 2), and GT along both dimensions after
 // the forall.

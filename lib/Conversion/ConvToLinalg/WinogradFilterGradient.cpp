@@ -139,8 +139,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
 
   /// dW = GT applied along every point dimension of M [4^n, Cin, Cout]
   /// (one dimension at a time, the last first: 3 ops a dimension); with
-  /// `lastDone`, M is
-  /// [4^(n-1), 3, Cin, Cout], its last dimension's taps already taken.
+  /// `lastDone`, M is [4^(n-1), 3, Cin, Cout], its last dimension's taps
+  /// already taken.
   static Value outputTransform(PatternRewriter &rewriter, Location loc, Value m,
                                int64_t n, int64_t cin, int64_t cout,
                                bool lastDone = false) {
@@ -178,20 +178,25 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     return dw;
   }
 
-  /// The products M in blocks of the reduction (2-D and 3-D layers): an
+  /// dW by Winograd with the products M in blocks of the reduction (2-D
+  /// and 3-D layers; docs/Lowering.md §2.7, "Reduction blocks"): an
   /// scf.forall over the 4^(n-1) combinations a' of the first dimensions'
-  /// points, each iteration J of the 4 points a = 4 a' + a_last (J = 4
-  /// unless fewer leave threads idle), whose [J, Cin, Cout] products it
-  /// accumulates over blocks of (batch items, pair rows of the first
-  /// dimension). Per block: the first dimensions' transforms of the
-  /// block's input window and out_backprop rows (rows a' of BT and A), then
-  /// per point the last dimension's transform and the contraction into the
-  /// point's slot. Every transformed value is computed once (J = 4) and
-  /// read from the L2 by its contraction (no whole-batch stacks). Each
-  /// point's sum runs on one thread in the same order for any J: the
-  /// results are the same for every thread count. None for 1-D layers, or
-  /// when the 4 products of an iteration exceed 16 x pointBlockBytes (their
-  /// accumulators would not stay in the L2).
+  /// points (entries), each iteration J of the 4 points a = 4 a' + a_last
+  /// of one entry (J = 4 unless fewer leave threads idle) or all 4 of E
+  /// entries, whose products it accumulates over blocks of (batch items,
+  /// pair rows of the first dimension), for small products separately for
+  /// each half of an even batch. Per block and entry: the first
+  /// dimensions' transforms of the block's input window and out_backprop
+  /// rows (rows a' of BT and A), then per point the last dimension's
+  /// transform and the contraction into the point's product. Every
+  /// transformed value is computed once (J = 4) and read from the L2 by its
+  /// contraction (no whole-batch stacks). With J = 4 the iteration also
+  /// takes the last dimension's taps of its products. Each point's sum runs
+  /// on one thread in the same order for any J and E, and the output
+  /// transform sums in the same order too: the results are the same for
+  /// every thread count. None for 1-D layers, or when the 4 products of an
+  /// iteration exceed 16 x pointBlockBytes (their accumulators would not
+  /// stay in the L2).
   std::optional<Value> blockedProducts(PatternRewriter &rewriter, Location loc,
                                        const Operand &x, const Operand &dy,
                                        ArrayRef<int64_t> pairs, int64_t cin,

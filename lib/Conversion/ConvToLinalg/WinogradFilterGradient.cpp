@@ -95,6 +95,42 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// The threads that the points' scf.forall is spread over.
   int64_t threads = 1;
 
+  /// Point a_last's operands along the last dimension: V (the input
+  /// window's transform, BT) and U (out_backprop's, A) of `x` and `dy`
+  /// (entries without point dimensions), collapsed to [N, pairs..., C].
+  static std::pair<Value, Value>
+  lastDimensionOperands(PatternRewriter &rewriter, Location loc, Operand x,
+                        Operand dy, Value aLast, ArrayRef<int64_t> pairs) {
+    int64_t n = static_cast<int64_t>(pairs.size());
+    x.value =
+        transformEntry(rewriter, loc, x, n - 1, kBTMatrix, aLast, pairs[n - 1]);
+    dy.value =
+        transformEntry(rewriter, loc, dy, n - 1, kAMatrix, aLast, pairs[n - 1]);
+    return {collapseOperand(rewriter, loc, x),
+            collapseOperand(rewriter, loc, dy)};
+  }
+
+  /// The 1x1 filter gradient of a point, `init` += Vᵀ U, as the
+  /// contraction BackpropFilter.cpp builds on one thread (loops [ci, co, b,
+  /// o...], conv.role = dw_tap): its [Cin, Cout] result.
+  static Value pointProduct(PatternRewriter &rewriter, Location loc, Value v,
+                            Value u, Value init, int64_t n) {
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
+    SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
+    for (int64_t d = 0; d < n; ++d)
+      vE.push_back(getAffineDimExpr(3 + d, ctx));
+    uE = vE;
+    vE.push_back(ciE);
+    uE.push_back(coE);
+    auto contraction =
+        createMulAdd(rewriter, loc, v, u, init, vE, uE, {ciE, coE},
+                     /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
+    contraction->setAttr(kDwContractionsAttrName,
+                         rewriter.getI64IntegerAttr(1));
+    return contraction.getResult(0);
+  }
+
   /// GT along dimension `d` of `v` (4 points -> 3 taps) into `dest` (3 ops).
   static Value transformTaps(PatternRewriter &rewriter, Location loc, Value v,
                              int64_t d, Value dest) {
@@ -437,31 +473,15 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       Value aLast = affine::makeComposedAffineApply(
           rewriter, loc, s0 + s1, {firstPoint, OpFoldResult(j)});
       Value accIn = pointLoop.getRegionIterArgs()[0];
-      Operand xv = xb, yu = yb;
-      xv.value = transformEntry(rewriter, loc, xb, n - 1, kBTMatrix, aLast,
-                                pairs[n - 1]);
-      yu.value = transformEntry(rewriter, loc, yb, n - 1, kAMatrix, aLast,
-                                pairs[n - 1]);
-      Value va = collapseOperand(rewriter, loc, xv);
-      Value ua = collapseOperand(rewriter, loc, yu);
+      auto [va, ua] =
+          lastDimensionOperands(rewriter, loc, xb, yb, aLast, pairs);
       Value accA = indexSlice(rewriter, loc, accIn, 0, OpFoldResult(slotIndex));
-      AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
-      SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
-      for (int64_t d = 0; d < n; ++d)
-        vE.push_back(getAffineDimExpr(3 + d, ctx));
-      uE = vE;
-      vE.push_back(ciE);
-      uE.push_back(coE);
-      auto contraction =
-          createMulAdd(rewriter, loc, va, ua, accA, vE, uE, {ciE, coE},
-                       /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
-      contraction->setAttr(kDwContractionsAttrName,
-                           rewriter.getI64IntegerAttr(1));
+      Value product = pointProduct(rewriter, loc, va, ua, accA, n);
       Entry e =
           indexEntry(rewriter, {slots, cin, cout}, 0, OpFoldResult(slotIndex));
       Value next = tensor::InsertSliceOp::create(
-          rewriter, loc, addUnitDim(rewriter, loc, contraction.getResult(0), 0),
-          accIn, e.offsets, e.sizes, e.strides);
+          rewriter, loc, addUnitDim(rewriter, loc, product, 0), accIn,
+          e.offsets, e.sizes, e.strides);
       scf::YieldOp::create(rewriter, loc, next);
     }
     Value result = !loops.empty() ? loops.front().getResult(0)
@@ -620,13 +640,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         entry.lead = 0;
         return entry;
       };
-      Operand xa = entryOf(x), dya = entryOf(dy);
-      xa.value = transformEntry(rewriter, loc, xa, n - 1, kBTMatrix, aLast,
-                                pairs[n - 1]);
-      dya.value = transformEntry(rewriter, loc, dya, n - 1, kAMatrix, aLast,
-                                 pairs[n - 1]);
-      Value va = collapseOperand(rewriter, loc, xa);
-      Value ua = collapseOperand(rewriter, loc, dya);
+      auto [va, ua] = lastDimensionOperands(rewriter, loc, entryOf(x),
+                                            entryOf(dy), aLast, pairs);
       Value ma;
       int64_t operandBytes = 4;
       for (int64_t size : cast<RankedTensorType>(va.getType()).getShape())
@@ -643,21 +658,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
             arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
         slot = linalg::FillOp::create(rewriter, loc, zero, ValueRange{slot})
                    .getResult(0);
-        MLIRContext *ctx = rewriter.getContext();
-        AffineExpr ciE = getAffineDimExpr(0, ctx),
-                   coE = getAffineDimExpr(1, ctx);
-        SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
-        for (int64_t d = 0; d < n; ++d)
-          vE.push_back(getAffineDimExpr(3 + d, ctx));
-        uE = vE;
-        vE.push_back(ciE);
-        uE.push_back(coE);
-        auto contraction =
-            createMulAdd(rewriter, loc, va, ua, slot, vE, uE, {ciE, coE},
-                         /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
-        contraction->setAttr(kDwContractionsAttrName,
-                             rewriter.getI64IntegerAttr(1));
-        ma = addUnitDim(rewriter, loc, contraction.getResult(0), 0);
+        ma = addUnitDim(rewriter, loc,
+                        pointProduct(rewriter, loc, va, ua, slot, n), 0);
       } else {
         // Operands beyond the reduction-block budget: a 1x1
         // conv.backprop_filter, which BackpropFilter.cpp lowers in

@@ -32,4 +32,18 @@ const std::string &hostTuningCpuName() {
   return name;
 }
 
+std::string tuneCpuName(llvm::StringRef cpu) {
+  bool iceLakeModel = llvm::StringSwitch<bool>(cpu)
+                          .Cases({"icelake-client", "icelake-server",
+                                  "rocketlake", "tigerlake"},
+                                 true)
+                          .Default(false);
+  return iceLakeModel ? "sapphirerapids" : cpu.str();
+}
+
+const std::string &hostTuneCpuName() {
+  static const std::string name = tuneCpuName(hostTuningCpuName());
+  return name;
+}
+
 } // namespace convgen

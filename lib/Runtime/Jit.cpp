@@ -50,6 +50,7 @@
 #include "llvm/ExecutionEngine/SectionMemoryManager.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -107,7 +108,8 @@ std::string CompileOptions::str() const {
          " winograd=" + winograd +
          " num-threads=" + std::to_string(numThreads) +
          " min-parallel-flops=" + formatG(minParallelFlops) +
-         " compile-threads=" + std::to_string(compileThreads);
+         " compile-threads=" + std::to_string(compileThreads) +
+         " tune-cpu=" + tuneCpu;
 }
 
 size_t TensorInfo::numElements() const {
@@ -872,6 +874,13 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   llvmModule->setTargetTriple((*hostMachine)->getTargetTriple());
   const std::string features =
       (*hostMachine)->getTargetFeatureString().str();
+  // The scheduling model (CompileOptions::tuneCpu).
+  std::string tuneCpu =
+      options.tuneCpu == "auto" ? hostTuneCpuName() : options.tuneCpu;
+  if (!(*hostMachine)->getMCSubtargetInfo()->isCPUStringValid(tuneCpu))
+    return makeError("tune-cpu: '" + tuneCpu +
+                     "' is not a CPU LLVM knows for " +
+                     (*hostMachine)->getTargetTriple().str());
   hostMachine->reset();
   if (llvmModule->getNamedGlobal("llvm.global_ctors") ||
       llvmModule->getNamedGlobal("llvm.global_dtors"))
@@ -880,6 +889,18 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
   const std::string packedEntry = "_mlir_ciface_" + entry.str();
   if (llvm::Error error = addPackedInterface(*llvmModule, packedEntry))
     return std::move(error);
+  // Whole-module rewrites first (they may add functions), then the
+  // optimization and code generation of each part (ObjectCode.h).
+  static const bool hostHasBF16 = conv::HostVectorInfo::detect().bf16Dot;
+  // Copies first: their bf16 vectors then no longer count against the
+  // dot product's feature (odd lengths).
+  moveBF16VectorsAsIntegers(*llvmModule);
+  prepareBF16DotProducts(*llvmModule, features, hostHasBF16);
+  // The scheduling model of every function, the ones those rewrites added
+  // among them (before the optimizer: its cost model reads it too).
+  for (llvm::Function &function : *llvmModule)
+    if (!function.isDeclaration())
+      function.addFnAttr("tune-cpu", tuneCpu);
   // Profiling aid: CONVGEN_DUMP_LLVM=FILE writes the LLVM IR the
   // optimizer gets (to time it alone: `opt -passes='default<O2>'
   // -mcpu=native -vectorize-loops=false -vectorize-slp=false FILE`).
@@ -889,13 +910,6 @@ compileText(llvm::StringRef text, llvm::StringRef entry,
     if (!ec)
       llvmModule->print(os, nullptr);
   }
-  // Whole-module rewrites first (they may add functions), then the
-  // optimization and code generation of each part (ObjectCode.h).
-  static const bool hostHasBF16 = conv::HostVectorInfo::detect().bf16Dot;
-  // Copies first: their bf16 vectors then no longer count against the
-  // dot product's feature (odd lengths).
-  moveBF16VectorsAsIntegers(*llvmModule);
-  prepareBF16DotProducts(*llvmModule, features, hostHasBF16);
   setCodegenOptionsOnce();
   ObjectCodeOptions objectOptions;
   objectOptions.maxParts =

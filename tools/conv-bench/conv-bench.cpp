@@ -1297,6 +1297,8 @@ int main(int argc, char **argv) {
   if (llvm::sys::getHostCPUName() != hostTuningCpuName())
     llvm::outs() << " (LLVM names the CPUID model "
                  << llvm::sys::getHostCPUName() << ")";
+  if (hostTuneCpuName() != hostTuningCpuName())
+    llvm::outs() << ", scheduled as " << hostTuneCpuName();
   llvm::outs() << "\n";
   llvm::outs() << (useOnednn ? onednnDescription()
                              : std::string(noOnednn ? "oneDNN: disabled "

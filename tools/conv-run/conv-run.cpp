@@ -153,6 +153,12 @@ cl::opt<std::string> winograd(
              "to 4 with at least 128 output channels; 2-D filter gradients "
              "with at least 32 channels each side), on, off"),
     cl::init("auto"), cl::cat(category));
+cl::opt<std::string> tuneCpu(
+    "tune-cpu",
+    cl::desc("The CPU whose scheduling model LLVM's code generator uses "
+             "(an LLVM CPU name, like clang's -mtune; auto: the host's, "
+             "Ice Lake-model cores as sapphirerapids)"),
+    cl::init("auto"), cl::cat(category));
 cl::opt<std::string> compare(
     "compare",
     cl::desc("With --repeat: also compile the function with these options "
@@ -163,7 +169,7 @@ cl::opt<std::string> compare(
              "streaming-stores (0 or 1), streaming-stores-min-bytes, "
              "direct-rows (0 or 1), dw-tap-planes (0 or 1), winograd (auto, "
              "on, off), num-threads, "
-             "compile-threads), "
+             "compile-threads, tune-cpu), "
              "time both in alternating calls and print the speed ratio"),
     cl::init(""), cl::cat(category));
 cl::opt<bool> zeroInsertion(
@@ -284,6 +290,10 @@ llvm::Expected<CompileOptions> withChanges(CompileOptions options,
       options.winograd = value.str();
       continue;
     }
+    if (key == "tune-cpu") {
+      options.tuneCpu = value.str();
+      continue;
+    }
     int64_t number;
     if (value.getAsInteger(10, number) || number < 0)
       return error("expected a non-negative integer value");
@@ -359,6 +369,7 @@ int main(int argc, char **argv) {
   options.numThreads = numThreads;
   options.minParallelFlops = minParallelFlops;
   options.compileThreads = compileThreads;
+  options.tuneCpu = tuneCpu;
   auto compiled =
       Jit::global().compileModule((*file)->getBuffer(), entry, options);
   if (!compiled)

@@ -48,6 +48,16 @@ TEST(HostCpu, ServerNamesAndCoresWithoutAmxKeepTheirName) {
   EXPECT_EQ(tuningCpuName("znver3", features({})), "znver3");
 }
 
+TEST(HostCpu, IceLakeModelCoresAreScheduledAsSapphireRapids) {
+  for (const char *name :
+       {"icelake-client", "icelake-server", "rocketlake", "tigerlake"})
+    EXPECT_EQ(tuneCpuName(name), "sapphirerapids") << name;
+  for (const char *name : {"sapphirerapids", "graniterapids", "skylake-avx512",
+                           "cascadelake", "znver4", "znver3", "x86-64"})
+    EXPECT_EQ(tuneCpuName(name), name);
+  EXPECT_EQ(hostTuneCpuName(), tuneCpuName(hostTuningCpuName()));
+}
+
 TEST(HostCpu, HostNameIsTheRuleAppliedToThisHost) {
   EXPECT_EQ(hostTuningCpuName(),
             tuningCpuName(llvm::sys::getHostCPUName(),

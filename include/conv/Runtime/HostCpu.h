@@ -36,6 +36,20 @@ std::string tuningCpuName(llvm::StringRef reported,
 /// tuningCpuName for this host (computed once).
 const std::string &hostTuningCpuName();
 
+/// The CPU whose scheduling model the code generator uses for code that
+/// targets `cpu` (the functions' "tune-cpu" attribute, clang's -mtune): `cpu`,
+/// except that the cores LLVM schedules with its Ice Lake model
+/// (`icelake-client`, `icelake-server`, `rocketlake`, `tigerlake`) are tuned
+/// as `sapphirerapids`. Under the Ice Lake model the machine scheduler
+/// moves the operand loads of the 1x1 filter gradients' register tiles so
+/// early that an accumulator spills inside the inner loop (docs/Codegen.md,
+/// LLVM settings). Only the schedule changes: the instructions are the
+/// target CPU's and the host's features.
+std::string tuneCpuName(llvm::StringRef cpu);
+
+/// tuneCpuName(hostTuningCpuName()) (computed once).
+const std::string &hostTuneCpuName();
+
 } // namespace convgen
 
 #endif // CONV_RUNTIME_HOSTCPU_H

@@ -120,6 +120,11 @@ struct CompileOptions {
   /// threads (at most 2), 1 = all on the calling thread. Only where the
   /// code sits depends on it, not the kernel's arithmetic.
   unsigned compileThreads = 0;
+  /// The CPU whose scheduling model LLVM's code generator uses (the
+  /// functions' "tune-cpu" attribute, like clang's -mtune; an LLVM CPU name
+  /// such as "sapphirerapids"): "auto" is hostTuneCpuName() (HostCpu.h).
+  /// The instructions stay the host's either way.
+  std::string tuneCpu = "auto";
   /// Key=value string for debugging / cache keys.
   std::string str() const;
 };

@@ -10,6 +10,17 @@
 // CHECK-NEXT: B speed / A speed: median {{[0-9.]+}} of 6 pairs (quartiles {{[0-9.]+}}, {{[0-9.]+}})
 // CHECK-NEXT: B - A: max abs difference 0.000e+00 (max |A| {{[0-9.]+}}e+{{[0-9]+}})
 
+// The scheduling model (tune-cpu) reorders instructions but changes no
+// sum: the same results bit for bit. The JIT sets it on every function of
+// the LLVM module (CONVGEN_DUMP_LLVM writes the module the optimizer gets).
+// RUN: conv-run %s --entry bf --repeat 2 --compare=tune-cpu=x86-64 | FileCheck %s --check-prefix=TUNE
+// TUNE: B (tune-cpu=x86-64): compile
+// TUNE: B - A: max abs difference 0.000e+00
+// RUN: env CONVGEN_DUMP_LLVM=%t.ll conv-run %s --entry bf --tune-cpu=skylake-avx512
+// RUN: FileCheck %s --check-prefix=TUNEIR < %t.ll
+// TUNEIR: define {{.*}}@bf({{.*}} #[[ATTRS:[0-9]+]]
+// TUNEIR: attributes #[[ATTRS]] = {{{.*}}"tune-cpu"="skylake-avx512"
+
 // A transposed convolution lowered per tap and by phases.
 // RUN: conv-run %s --entry tr --repeat 2 --transpose-per-tap=always --compare=transpose-per-tap=never,num-threads=2 | FileCheck %s --check-prefix=TR
 // TR: B (transpose-per-tap=never,num-threads=2): compile

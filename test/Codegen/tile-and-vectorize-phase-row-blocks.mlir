@@ -45,3 +45,24 @@ func.func @transpose_thread_row_blocks(%x: tensor<1x28x8x128xf32>, %k: tensor<2x
   %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x28x8x128xf32>, tensor<2x2x16x128xf32> -> tensor<1x56x16x16xf32>
   return %y : tensor<1x56x16x16xf32>
 }
+
+// -----
+
+// A kernel outside the L2 again (64 KiB), 28 rows of 14 positions (7 KiB):
+// 6 rows a block from the sizes above (48 KiB). With 1 thread 4 rows
+// divide the 28 (at least half a block). With 2 threads each thread's 14
+// rows have no divisor from 3 to 6: blocks of 7 rows instead of one row a
+// block, since 7 rows and one column panel (49 + 8 KiB) fit the L2.
+// T1-LABEL: func.func @transpose_kernel_outside_l2_next_divisor
+// T1:         scf.for %{{.*}} = %c0 to %c28 step %c4
+// T1:           scf.for %{{.*}} = %c0 to %c128 step %c16
+// T1:             scf.for %{{.*}} = %c0 to %c4 step %c1
+// T2-LABEL: func.func @transpose_kernel_outside_l2_next_divisor
+// T2:         scf.forall (%{{.*}}) = (0) to (28) step (14)
+// T2:           scf.for %{{.*}} = %c0 to %c14 step %c7
+// T2:             scf.for %{{.*}} = %c0 to %c128 step %c16
+// T2:               scf.for %{{.*}} = %c0 to %c7 step %c1
+func.func @transpose_kernel_outside_l2_next_divisor(%x: tensor<1x28x14x128xf32>, %k: tensor<2x2x128x128xf32>) -> tensor<1x56x28x128xf32> {
+  %y = conv.transpose %x, %k data_format = channels_last padding = valid strides = [2, 2] dilation_rate = [1, 1] : tensor<1x28x14x128xf32>, tensor<2x2x128x128xf32> -> tensor<1x56x28x128xf32>
+  return %y : tensor<1x56x28x128xf32>
+}

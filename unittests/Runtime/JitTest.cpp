@@ -764,6 +764,16 @@ func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
   ASSERT_FALSE(bool(dyn));
   EXPECT_NE(llvm::toString(dyn.takeError()).find("static shapes"),
             std::string::npos);
+
+  // An unknown tune CPU fails the compile with its name (LLVM would
+  // otherwise only warn on stderr and fall back to the generic model).
+  CompileOptions tuned;
+  tuned.tuneCpu = "no-such-core";
+  auto untuned = jit.compileModule(kTwoOpModule, "two", tuned);
+  ASSERT_FALSE(bool(untuned));
+  EXPECT_NE(llvm::toString(untuned.takeError())
+                .find("tune-cpu: 'no-such-core' is not a CPU LLVM knows"),
+            std::string::npos);
   EXPECT_EQ(jit.cacheSize(), 0u);
 }
 
@@ -823,7 +833,7 @@ TEST(JitTest, BuildModuleText) {
             "streaming-stores-min-bytes=-1 direct-rows=1 dw-tap-planes=1 "
             "winograd=auto "
             "num-threads=0 "
-            "min-parallel-flops=4e+06 compile-threads=0");
+            "min-parallel-flops=4e+06 compile-threads=0 tune-cpu=auto");
   // Every option is part of the cache key.
   CompileOptions plain;
   plain.optimize = false;

@@ -2,7 +2,8 @@
 //
 // Every scf.for that conv-cpu-tile-and-vectorize did not mark with
 // conv.llvm_unroll gets an `unroll disable` loop annotation, so that LLVM's
-// loop unroll passes skip it instead of analysing it (see Passes.td).
+// loop unroll passes skip it instead of analysing it (see Passes.td); one
+// marked with conv.llvm_unroll_count = N gets `unroll count N`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,25 @@ struct AnnotateLoopUnrolling
         /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
         /*parallelAccesses=*/{});
     getOperation().walk([&](scf::ForOp loop) {
+      if (auto count =
+              loop->getAttrOfType<IntegerAttr>(conv::kLLVMUnrollCountAttr)) {
+        loop->removeAttr(conv::kLLVMUnrollCountAttr);
+        auto unrollCount = LLVM::LoopUnrollAttr::get(
+            ctx, /*disable=*/{},
+            /*count=*/
+            IntegerAttr::get(IntegerType::get(ctx, 32), count.getInt()),
+            /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+            /*followupRemainder=*/{}, /*followupAll=*/{});
+        loop->setAttr(conv::kLoopAnnotationAttr,
+                      LLVM::LoopAnnotationAttr::get(
+                          ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
+                          /*interleave=*/{}, unrollCount, /*unrollAndJam=*/{},
+                          /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+                          /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+                          /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+                          /*parallelAccesses=*/{}));
+        return;
+      }
       if (loop->removeAttr(conv::kLLVMNoUnrollAttr)) {
         loop->setAttr(conv::kLoopAnnotationAttr, disable);
         return;

@@ -122,6 +122,10 @@ constexpr llvm::StringLiteral kInnerInterchangeAttr =
 /// taps of a transposed convolution's tile: conv-cpu-annotate-loop-unrolling
 /// disables it for every other loop).
 constexpr llvm::StringLiteral kUnrollDimsAttr = "conv.llvm_unroll_dims";
+/// Dimensions whose register-tile loops (of a dynamic trip count) LLVM
+/// unrolls twice, with a remainder iteration (conv.llvm_unroll_count).
+constexpr llvm::StringLiteral kUnrollTwiceDimsAttr =
+    "conv.llvm_unroll_twice_dims";
 
 /// Marks tiles (then their register-tile loops) whose accumulator rows run
 /// along the batch: see runOnOperation.
@@ -657,7 +661,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   // Some heuristics differ on targets without AVX-512 (AVX2: 8-lane
   // vectors, 16 registers, 2-vector register tiles), each measured there.
   bool avx512 = (vectorBits ? vectorBits : host.vectorBits) >= 512;
-  SmallVector<int64_t> interchange, innerInterchange, unrollDims;
+  SmallVector<int64_t> interchange, innerInterchange, unrollDims,
+      unrollTwiceDims;
   bool hoistEarly = false, fuseFill = false, prefetchRows = false,
        prefetchRowsL2 = false, prefetchStream = false, prefetchStreamL2 = false;
   int64_t colsDim = -1;
@@ -1335,8 +1340,20 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // copy. (Grouped lane-group tiles keep their chunks: ResNeXt's 3-D
     // layer ran 0.67x a position a step.)
     if (ShapedType::isDynamic(op.getStaticLoopRanges()[last]) &&
-        (ranges[last] <= 2 * t.reductionChunk || (avx512 && !grouped)))
+        (ranges[last] <= 2 * t.reductionChunk || (avx512 && !grouped))) {
       inner[last] = 1;
+      // A strided input's such loop (stride-2 3x3 taps, whose input
+      // positions are a 1 KiB step apart in ResNet's 56x56x128 -> 128):
+      // unrolled twice by LLVM, with a remainder position; one position a
+      // step spent a loop counter, its compare and branch and the input
+      // address (a shift and two adds) per 24 FMAs. conv-run, 15 alternating
+      // call pairs, 1 / 2 threads, Ice Lake server: +13 / +8 %. (Unrolling
+      // every such loop instead: GoogLeNet's 5x5 192 -> 32 -6 / -1 % (its
+      // dense tap rows' edges), ResNeXt's 3-D layer -1 / -2 %, 7x7 images
+      // within +-1 %.)
+      if (stridedInput && !grouped && !pairs)
+        unrollTwiceDims.push_back(last);
+    }
     // Pairs: one pair of positions per step, the contraction over `e`
     // that conv-cpu-lower-vectors turns into one vdpbf16ps per accumulator
     // vector (the operands' pairs are contiguous: no shuffles).
@@ -1932,6 +1949,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
   if (!unrollDims.empty())
     outerTiled->tiledOps.back()->setAttr(
         kUnrollDimsAttr, rewriter.getDenseI64ArrayAttr(unrollDims));
+  if (!unrollTwiceDims.empty())
+    outerTiled->tiledOps.back()->setAttr(
+        kUnrollTwiceDimsAttr, rewriter.getDenseI64ArrayAttr(unrollTwiceDims));
   if (zeroStart && reductionBlocks)
     zeroStartFirstBlocks(rewriter, outerTiled->loops, outer, interchange,
                          iterators);
@@ -2061,16 +2081,23 @@ static void zeroStartFirstBlocks(RewriterBase &rewriter,
 }
 
 /// Marks the loops of a tiling (see tiledLoopDims) that run over one of
-/// `dims` with kLLVMUnrollAttr.
+/// `dims` with kLLVMUnrollAttr, or with kLLVMUnrollCountAttr = `count`.
 static void markUnrolledLoops(RewriterBase &rewriter,
                               ArrayRef<LoopLikeOpInterface> loops,
                               ArrayRef<int64_t> sizes,
                               ArrayRef<int64_t> interchange,
-                              ArrayRef<int64_t> dims) {
+                              ArrayRef<int64_t> dims, int64_t count = 0) {
+  if (dims.empty())
+    return;
   SmallVector<int64_t> loopDims = tiledLoopDims(loops, sizes, interchange);
   for (auto [loop, d] : llvm::zip(loops, loopDims))
-    if (llvm::is_contained(dims, d))
-      loop->setAttr(conv::kLLVMUnrollAttr, rewriter.getUnitAttr());
+    if (llvm::is_contained(dims, d)) {
+      if (count)
+        loop->setAttr(conv::kLLVMUnrollCountAttr,
+                      rewriter.getI64IntegerAttr(count));
+      else
+        loop->setAttr(conv::kLLVMUnrollAttr, rewriter.getUnitAttr());
+    }
 }
 
 /// The offsets, along result dimension `resultDim`, of the slices that
@@ -3072,6 +3099,11 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     unrollDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
     op->removeAttr(kUnrollDimsAttr);
   }
+  SmallVector<int64_t> unrollTwiceDims;
+  if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>(kUnrollTwiceDimsAttr)) {
+    unrollTwiceDims.assign(dims.asArrayRef().begin(), dims.asArrayRef().end());
+    op->removeAttr(kUnrollTwiceDimsAttr);
+  }
   bool denseTapRows = op->hasAttr(kDenseTapRowsAttr);
   op->removeAttr(kDenseTapRowsAttr);
   SmallVector<int64_t> unrollTapsDims;
@@ -3153,6 +3185,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       return failure();
     markUnrolledLoops(rewriter, reductionTiled->loops, reductionSizes, {},
                       unrollDims);
+    markUnrolledLoops(rewriter, reductionTiled->loops, reductionSizes, {},
+                      unrollTwiceDims, /*count=*/2);
     if (!phaseRows.empty())
       clipPhaseTaps(
           rewriter, phaseWindow, phaseRows, parallelTiled->loops,
@@ -3178,6 +3212,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
       return failure();
     markUnrolledLoops(rewriter, innerTiled->loops, sizes.asArrayRef(),
                       innerInterchange, unrollDims);
+    markUnrolledLoops(rewriter, innerTiled->loops, sizes.asArrayRef(),
+                      innerInterchange, unrollTwiceDims, /*count=*/2);
     if (!phaseRows.empty()) {
       SmallVector<int64_t> dims = tiledLoopDims(
           innerTiled->loops, sizes.asArrayRef(), innerInterchange);

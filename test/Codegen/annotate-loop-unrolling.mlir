@@ -5,8 +5,10 @@
 // have an annotation. Every other loop gets `unroll disable`, as do loops
 // marked conv.llvm_no_unroll.
 
-// CHECK: #[[$UNROLL:.+]] = #llvm.loop_unroll<disable = true>
-// CHECK: #[[$DISABLE:.+]] = #llvm.loop_annotation<unroll = #[[$UNROLL]]>
+// CHECK-DAG: #[[$UNROLL:.+]] = #llvm.loop_unroll<disable = true>
+// CHECK-DAG: #[[$DISABLE:.+]] = #llvm.loop_annotation<unroll = #[[$UNROLL]]>
+// CHECK-DAG: #[[$COUNT:.+]] = #llvm.loop_unroll<count = 2 : i32>
+// CHECK-DAG: #[[$TWICE:.+]] = #llvm.loop_annotation<unroll = #[[$COUNT]]>
 // CHECK-LABEL: func.func @loops
 func.func @loops(%m: memref<64x64xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -60,6 +62,13 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
   scf.for %j = %c0 to %c16 step %c1 {
     memref.store %f, %m[%c0, %j] : memref<64x64xf32>
   } {conv.llvm_no_unroll}
+  // conv.llvm_unroll_count = 2 (a strided filter gradient's position loop
+  // of a dynamic trip count): `unroll count 2`, the marker dropped.
+  // CHECK:      scf.for
+  // CHECK:      } {llvm.loop_annotation = #[[$TWICE]]}
+  scf.for %j = %c0 to %n step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  } {conv.llvm_unroll_count = 2 : i64}
   // An annotation of its own stays.
   // CHECK:      scf.for
   // CHECK:      } {llvm.loop_annotation = #{{.*}}}

@@ -25,6 +25,7 @@
 // CHECK:               scf.for %{{.+}} = %c0 to %{{.+}} step %c1
 // CHECK:                 vector.transfer_read {{.*}} : tensor<2x12x32x64xf32>, vector<8xf32>
 // CHECK-NOT:         step %c8
+// CHECK-NOT:         conv.llvm_unroll_count
 // CHECK:           scf.forall.in_parallel
 // AVX2-LABEL: func.func @cut_long_rows
 // AVX2:         scf.for %{{.+}} = %c0 to %{{.+}} step %c8
@@ -32,4 +33,21 @@
 func.func @cut_long_rows(%x: tensor<2x8x28x64xf32>, %dy: tensor<2x8x28x32xf32>) -> tensor<5x5x64x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<2x8x28x64xf32>, tensor<2x8x28x32xf32> -> tensor<5x5x64x32xf32>
   return %dw : tensor<5x5x64x32xf32>
+}
+
+// The same cut rows of a stride-2 layer (its input positions two apart):
+// the position loop is marked for LLVM to unroll twice
+// (conv.llvm_unroll_count = 2, a remainder position for odd counts); the
+// stride-1 layer above keeps its loop rolled.
+// CHECK-LABEL: func.func @cut_rows_stride2
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) in (3, 3)
+// CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c8
+// CHECK:             scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// CHECK:               scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// CHECK:               } {conv.llvm_unroll_count = 2 : i64}
+// AVX2-LABEL: func.func @cut_rows_stride2
+// AVX2-NOT:     conv.llvm_unroll_count
+func.func @cut_rows_stride2(%x: tensor<2x16x56x64xf32>, %dy: tensor<2x8x28x32xf32>) -> tensor<3x3x64x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [2, 2] dilations = [1, 1] : tensor<2x16x56x64xf32>, tensor<2x8x28x32xf32> -> tensor<3x3x64x32xf32>
+  return %dw : tensor<3x3x64x32xf32>
 }

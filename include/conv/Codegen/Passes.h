@@ -60,6 +60,9 @@ struct HostVectorInfo {
 /// Marks an scf.for that LLVM's loop unroller may unroll (the others get
 /// `unroll disable` from conv-cpu-annotate-loop-unrolling).
 constexpr llvm::StringLiteral kLLVMUnrollAttr = "conv.llvm_unroll";
+/// An integer: the times LLVM's unroller unrolls the marked scf.for (its
+/// trip count may be dynamic: a remainder loop runs the rest).
+constexpr llvm::StringLiteral kLLVMUnrollCountAttr = "conv.llvm_unroll_count";
 /// Set by conv-cpu-tile-and-vectorize on the loops of tiles that LLVM's
 /// unroller must leave alone even when they are small innermost loops (the
 /// Winograd transforms' channel chunks: unrolled, they doubled those

@@ -522,7 +522,10 @@ def ConvCPUAnnotateLoopUnrollingPass
     `conv.llvm_unroll` marker (which is removed), innermost loops of at most
     16 iterations (cheap to analyse; `convert-vector-to-scf`'s gathers of a
     stride-2 phase's input rows must be unrolled), and loops that already
-    have an `llvm.loop_annotation`.
+    have an `llvm.loop_annotation`. A loop with `conv.llvm_unroll_count = N`
+    (removed) gets `unroll = <count = N>` instead: LLVM unrolls it N times,
+    with a remainder loop when its trip count is dynamic (the position loop
+    of a strided filter gradient's cut rows, docs/Lowering.md §2.5).
 
     `conv-cpu-tile-and-vectorize` marks the tap loops of the transposed
     convolution's register tiles, which LLVM's unroller must still see (the

@@ -1799,7 +1799,7 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // panel it reads (only the next panel's lines then come from the L3
       // during the block). The 2-D U-Net's 28x28x1024 -> 512 on a 1.25 MiB
       // L2 with 2 threads (14 rows a thread, 6 a block from the sizes
-      // above; the only divisor under 6 is 2): 7-row blocks, conv-run
+      // above; its largest divisor up to 6 is 2): 7-row blocks, conv-run
       // --compare, 2 x 15 call pairs: +13 % (Ice Lake server; with 1 thread,
       // 7 rows instead of 4 measured +4.5 %, not taken: on a 2 MiB L2 the
       // same rule would give 14-row blocks instead of 7, unmeasured).

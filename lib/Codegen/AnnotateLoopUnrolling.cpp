@@ -37,39 +37,37 @@ bool isSmallInnermost(scf::ForOp loop) {
   return !nested.wasInterrupted();
 }
 
+/// `llvm.loop_annotation<unroll = <disable = true>>`, or with `count`
+/// `<unroll = <count = count>>`.
+LLVM::LoopAnnotationAttr unrollAnnotation(MLIRContext *ctx,
+                                          std::optional<int64_t> count) {
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      ctx, /*disable=*/count ? BoolAttr() : BoolAttr::get(ctx, true),
+      /*count=*/
+      count ? IntegerAttr::get(IntegerType::get(ctx, 32), *count)
+            : IntegerAttr(),
+      /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+      /*followupRemainder=*/{}, /*followupAll=*/{});
+  return LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
+      unroll, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
+      /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+}
+
 struct AnnotateLoopUnrolling
     : public conv::impl::ConvCPUAnnotateLoopUnrollingPassBase<
           AnnotateLoopUnrolling> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    auto unroll = LLVM::LoopUnrollAttr::get(
-        ctx, /*disable=*/BoolAttr::get(ctx, true), /*count=*/{},
-        /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
-        /*followupRemainder=*/{}, /*followupAll=*/{});
-    auto disable = LLVM::LoopAnnotationAttr::get(
-        ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
-        unroll, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
-        /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
-        /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
-        /*parallelAccesses=*/{});
+    auto disable = unrollAnnotation(ctx, std::nullopt);
     getOperation().walk([&](scf::ForOp loop) {
       if (auto count =
               loop->getAttrOfType<IntegerAttr>(conv::kLLVMUnrollCountAttr)) {
         loop->removeAttr(conv::kLLVMUnrollCountAttr);
-        auto unrollCount = LLVM::LoopUnrollAttr::get(
-            ctx, /*disable=*/{},
-            /*count=*/
-            IntegerAttr::get(IntegerType::get(ctx, 32), count.getInt()),
-            /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
-            /*followupRemainder=*/{}, /*followupAll=*/{});
         loop->setAttr(conv::kLoopAnnotationAttr,
-                      LLVM::LoopAnnotationAttr::get(
-                          ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
-                          /*interleave=*/{}, unrollCount, /*unrollAndJam=*/{},
-                          /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
-                          /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
-                          /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
-                          /*parallelAccesses=*/{}));
+                      unrollAnnotation(ctx, count.getInt()));
         return;
       }
       if (loop->removeAttr(conv::kLLVMNoUnrollAttr)) {

@@ -232,10 +232,10 @@ cl::opt<std::string> bf16Dot(
 cl::opt<std::string> winograd(
     "winograd",
     cl::desc("ConvGen's Winograd F(2, T) transposed-convolution phases and "
-             "F(3, 2) filter gradients (pipeline option winograd): auto "
-             "(transposes with at most 2 such phases, or up to 4 with at "
-             "least 128 output channels; 2-D 3x3 stride-1 filter gradients "
-             "with at least 32 channels each side), on, off"),
+             "F(3, 2) / F(5, 2) filter gradients (pipeline option winograd): "
+             "auto (transposes with at most 2 such phases, or up to 4 with "
+             "at least 128 output channels; 2-D 3x3 and 5x5 stride-1 filter "
+             "gradients with at least 32 channels each side), on, off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<bool> zeroInsertion(
     "zero-insertion-transpose",

@@ -148,10 +148,11 @@ cl::opt<int64_t> streamingStoresMinBytes(
 cl::opt<std::string> winograd(
     "winograd",
     cl::desc("Winograd F(2, T) phases in transposed convolutions and "
-             "F(3, 2) in stride-1 3-tap filter gradients (pipeline option "
-             "winograd): auto (transposes with at most 2 such phases, or up "
-             "to 4 with at least 128 output channels; 2-D filter gradients "
-             "with at least 32 channels each side), on, off"),
+             "F(3, 2) / F(5, 2) in stride-1 3-tap / 5-tap filter gradients "
+             "(pipeline option winograd): auto (transposes with at most 2 "
+             "such phases, or up to 4 with at least 128 output channels; 2-D "
+             "filter gradients with at least 32 channels each side), on, "
+             "off"),
     cl::init("auto"), cl::cat(category));
 cl::opt<std::string> tuneCpu(
     "tune-cpu",

@@ -1585,9 +1585,10 @@ TEST(Differential, BackpropFilterTapPlanes) {
   expectBackpropFilterAcrossThreads(cases, perTap, {1u}, "tap planes off");
 }
 
-/// Winograd F(3, 2) filter gradients (the pipeline option winograd,
-/// docs/Lowering.md §2.7): random 1-D to 3-D f32 layers with 3 taps and
-/// stride 1 along every dimension, dilations 1-3, every padding kind
+/// Winograd F(3, 2) and F(5, 2) filter gradients (the pipeline option
+/// winograd, docs/Lowering.md §2.7): random 1-D to 3-D f32 layers with 3
+/// taps (a third of the 1-D and 2-D ones 5) and stride 1 along every
+/// dimension, dilations 1-3, every padding kind
 /// (explicit pads 0-3), 1-12 output positions a dimension (odd and even),
 /// 1-40 input and output channels, batches of 1-4, both layouts (channels
 /// first through the channels-last relayout). Each is compared with the
@@ -1606,13 +1607,15 @@ TEST(Differential, BackpropFilterWinograd) {
         rng() % 3 ? DataLayout::ChannelsLast : DataLayout::ChannelsFirst;
     s.attrs.padding = static_cast<FilterPadding>(rng() % 3);
     Shape spatialIn;
+    // A third of the 1-D and 2-D layers with 5 taps (F(5, 2)).
+    int64_t taps = n <= 2 && rng() % 3 == 0 ? 5 : 3;
     for (int64_t d = 0; d < n; ++d) {
       int64_t dil = rng() % 3 == 0 ? uniform(rng, 2, 3) : 1;
-      s.filterShape.push_back(3);
+      s.filterShape.push_back(taps);
       s.attrs.strides.push_back(1);
       s.attrs.dilations.push_back(dil);
-      spatialIn.push_back(
-          uniform(rng, 2 * dil + 1, 2 * dil + (n == 3 ? 5 : 12)));
+      spatialIn.push_back(uniform(rng, (taps - 1) * dil + 1,
+                                  (taps - 1) * dil + (n == 3 ? 5 : 12)));
       if (s.attrs.padding == FilterPadding::Explicit) {
         s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));
         s.attrs.explicitPaddings.push_back(uniform(rng, 0, 3));

@@ -218,13 +218,15 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "two 512-bit FMA units)">,
     Option<"dwWinograd", "dw-winograd", "std::string",
            /*default=*/"\"off\"",
-           "Filter gradients with 3 taps and stride 1 along every spatial "
-           "dimension, channels last, f32, no groups, by Winograd's F(3, 2): "
-           "elementwise transforms around 4^n 1x1 filter gradients, 2.25x "
-           "fewer products in 2-D: 'off', 'auto' (2-D, at least 32 input "
-           "and output channels, at most 0.6x the direct products, a "
+           "Filter gradients with 3 taps (1-D to 3-D) or 5 taps (1-D and "
+           "2-D) and stride 1 along every spatial dimension, channels last, "
+           "f32, no groups, by Winograd's F(3, 2) or F(5, 2): elementwise "
+           "transforms around 4^n or 6^n 1x1 filter gradients, 2.25x or "
+           "2.8x fewer products in 2-D: 'off', 'auto' (2-D, at least 32 "
+           "input and output channels, at most 0.6x the direct products, a "
            "reduction of at least 192 batch x pair positions; the channel "
-           "and product thresholds are the two options below) or 'on'">,
+           "and product thresholds of 3-tap layers are the two options "
+           "below, 5-tap layers need 32 channels) or 'on'">,
     Option<"dwWinogradMinChannels", "dw-winograd-min-channels", "int64_t",
            /*default=*/"32",
            "dw-winograd=auto: the fewest input and output channels (the CPU "

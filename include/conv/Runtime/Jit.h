@@ -111,7 +111,8 @@ struct CompileOptions {
   /// Transposed-convolution phases with 2 or 3 taps along their last
   /// spatial dimension compute its output pairs with Winograd's F(2, 2) /
   /// F(2, 3) (docs/Lowering.md §3.10), and stride-1 filter gradients with
-  /// 3 taps a dimension use F(3, 2) (§2.7): "auto" (transposes with at
+  /// 3 or 5 taps a dimension use F(3, 2) or F(5, 2) (§2.7; 5 taps in 1-D
+  /// and 2-D only): "auto" (transposes with at
   /// most 2 such phases, or up to 4 with at least 128 output channels; 2-D
   /// filter gradients as backpropFilterWinogradApplies says), "on", "off".
   std::string winograd = "auto";

@@ -130,10 +130,11 @@ bool dwUsesBF16Pairs(const convgen::BackpropFilterGeometry &g);
 /// one static shape): a linalg.generic tagged conv.role = pair_pack.
 Value createPairPack(OpBuilder &b, Location loc, Value first, Value second);
 
-/// sum_i c_i * t_i over `terms` (t_i tensors of `init`'s shape, every |c_i|
-/// the same), elementwise, into `init`: a linalg.generic over the operands
-/// tagged conv.role = winograd_transform that adds / subtracts them and
-/// multiplies the sum once by |c|.
+/// sum_i c_i * t_i over `terms` (t_i tensors of `init`'s shape),
+/// elementwise, into `init`: a linalg.generic over the operands tagged
+/// conv.role = winograd_transform that adds / subtracts them and, where
+/// every |c_i| is the same, multiplies the sum once by |c|, else each t_i
+/// by its |c_i| (where not 1).
 Value applyWinogradTerms(OpBuilder &b, Location loc,
                          ArrayRef<std::pair<Value, double>> terms, Value init);
 

@@ -111,10 +111,13 @@ Value mlir::conv::detail::applyWinogradTerms(
     OpBuilder &b, Location loc, ArrayRef<std::pair<Value, double>> terms,
     Value init) {
   assert(!terms.empty() && "a nonzero coefficient");
+  // One magnitude |c| for all terms: their signed sum times |c| once;
+  // otherwise each term times its own magnitude (where not 1).
   double scale = std::fabs(terms.front().second);
   SmallVector<Value> inputs;
   for (auto [operand, v] : terms) {
-    assert(std::fabs(v) == scale && "one magnitude per sum");
+    if (std::fabs(v) != scale)
+      scale = 0;
     inputs.push_back(operand);
   }
   auto type = cast<RankedTensorType>(init.getType());
@@ -129,15 +132,25 @@ Value mlir::conv::detail::applyWinogradTerms(
         Value acc;
         for (auto [i, term] : llvm::enumerate(terms)) {
           Value arg = args[i];
+          double magnitude = std::fabs(term.second);
+          // Mixed magnitudes: each product with `contract` (an FMA).
+          auto fmf = scale == 0 ? arith::FastMathFlags::contract
+                                : arith::FastMathFlags::none;
+          if (scale == 0 && magnitude != 1.0)
+            arg = arith::MulFOp::create(
+                nb, nl, arg,
+                arith::ConstantOp::create(
+                    nb, nl, nb.getFloatAttr(type.getElementType(), magnitude)),
+                fmf);
           if (!acc)
             acc = term.second < 0 ? Value(arith::NegFOp::create(nb, nl, arg))
                                   : arg;
           else
             acc = term.second < 0
-                      ? Value(arith::SubFOp::create(nb, nl, acc, arg))
-                      : Value(arith::AddFOp::create(nb, nl, acc, arg));
+                      ? Value(arith::SubFOp::create(nb, nl, acc, arg, fmf))
+                      : Value(arith::AddFOp::create(nb, nl, acc, arg, fmf));
         }
-        if (scale != 1.0)
+        if (scale != 0 && scale != 1.0)
           acc = arith::MulFOp::create(
               nb, nl, acc,
               arith::ConstantOp::create(

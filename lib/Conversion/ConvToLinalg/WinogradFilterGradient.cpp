@@ -1,4 +1,4 @@
-//===- WinogradFilterGradient.cpp - Winograd F(3, 2) filter gradients -----===//
+//===- WinogradFilterGradient.cpp - Winograd F(3|5, 2) filter gradients ---===//
 //
 // A stride-1 filter gradient with 3 taps along a spatial dimension,
 //
@@ -32,9 +32,15 @@
 // per block of the reduction, for the 4 points of the last dimension
 // (blockedProducts). docs/Lowering.md §2.7.
 //
+// 5 taps (1-D and 2-D layers) are F(5, 2) in the same way: 6 input values
+// a pair, 6 points a dimension, in 2-D 36 GEMMs for the direct form's 100
+// (2.8x fewer); its BT rows have up to 5 nonzeros and its GT coefficients
+// other magnitudes than 1 (kF52).
+//
 // Dilation d pairs the positions (o0, o0 + d): o0 = 2*d*q + r, r < d. The
-// input window, padded to 2*d*(Q + 1) rows, is viewed as [Q + 1, 2*d]: the
-// value x[o0 - pad + i*d] is row q + i/2, column r + d*(i%2).
+// input window, padded to 2*d*(Q + P/2 - 1) rows (P points), is viewed as
+// [Q + P/2 - 1, 2*d]: the value x[o0 - pad + i*d] is row q + i/2, column
+// r + d*(i%2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,20 +64,53 @@ using Layout = convgen::DataLayout;
 
 namespace {
 
-constexpr int64_t kPoints = 4; // F(3, 2): 4 points per dimension
-constexpr int64_t kTaps = 3;
 constexpr int64_t kPairValues = 2;
-// U[a] = sum_j kA[a][j] e[j]: F(2, 3)'s A = AT^T, its rows scaled by G's
-// column factors (1, 1/2, 1/2, 1) so that the output transform is +-1.
-constexpr double kA[kPoints][kPairValues] = {
-    {1, 0}, {0.5, 0.5}, {0.5, -0.5}, {0, -1}};
-// dW[k] = sum_a kGT[k][a] M[a] (F(2, 3)'s G^T without its halves).
-constexpr double kGT[kTaps][kPoints] = {
-    {1, 1, 1, 0}, {0, 1, -1, 0}, {0, 1, 1, 1}};
-// V[a] = sum_i BT[a][i] x[i] (F(2, 3)'s BT).
-const WinogradMatrix kBTMatrix{kWinogradF23BT, kPoints, kPoints};
-const WinogradMatrix kAMatrix{ArrayRef<double>(&kA[0][0], 8), kPoints,
-                              kPairValues};
+
+/// A Winograd F(r, 2) filter-gradient scheme: r taps and r + 1 points
+/// along every spatial dimension.
+struct Scheme {
+  int64_t taps, points;
+  /// V[a] = sum_i bt[a][i] x[i] (points x points).
+  WinogradMatrix bt;
+  /// U[a] = sum_j a[a][j] e[j] (points x 2).
+  WinogradMatrix a;
+  /// dW[k] = sum_a gt[k][a] M[a] (taps x points).
+  WinogradMatrix gt;
+};
+
+// F(3, 2): U's A is F(2, 3)'s A = AT^T, its rows scaled by G's column
+// factors (1, 1/2, 1/2, 1) so that the output transform GT (F(2, 3)'s G^T
+// without its halves) is +-1; V's BT is F(2, 3)'s.
+constexpr double kA3[] = {1, 0, 0.5, 0.5, 0.5, -0.5, 0, -1};
+constexpr double kGT3[] = {1, 1, 1, 0, 0, 1, -1, 0, 0, 1, 1, 1};
+const Scheme kF32{3, 4, WinogradMatrix{kWinogradF23BT, 4, 4},
+                  WinogradMatrix{kA3, 4, kPairValues},
+                  WinogradMatrix{kGT3, 3, 4}};
+
+// F(5, 2), the transpose of F(2, 5) with the points 0, 1, -1, 2, -1/2 and
+// infinity (Toom-Cook: GT = the evaluation of the 5 taps' polynomial, A =
+// of the 2 values', BT = the inverse of the 6-point interpolation,
+// transposed). Of the point sets with 0, 1 and -1 this one rounded least
+// (max error about 1e-5 of the largest tap on GoogLeNet's 28x28x192 -> 32
+// layer, f32, against 5e-5 with +-2). BT's rows are scaled to integers
+// (by 2, 6, 6, 30, 15/16, 2), A's by the inverses.
+constexpr double kBT5[] = {2, 3,  -4, -3, 2,  0, 0, 2,  5,  1,  -2, 0,
+                           0, 2,  1,  -5, 2,  0, 0, -1, -2, 1,  2,  0,
+                           0, -2, 1,  2,  -1, 0, 0, 2,  3,  -4, -3, 2};
+constexpr double kA5[] = {1.0 / 2,   0,         1.0 / 6,  1.0 / 6,
+                          1.0 / 6,   -1.0 / 6,  1.0 / 30, 1.0 / 15,
+                          16.0 / 15, -8.0 / 15, 0,        1.0 / 2};
+constexpr double kGT5[] = {1, 1, 1,  1,  1,        0, //
+                           0, 1, -1, 2,  -1.0 / 2, 0, //
+                           0, 1, 1,  4,  1.0 / 4,  0, //
+                           0, 1, -1, 8,  -1.0 / 8, 0, //
+                           0, 1, 1,  16, 1.0 / 16, 1};
+const Scheme kF52{5, 6, WinogradMatrix{kBT5, 6, 6},
+                  WinogradMatrix{kA5, 6, kPairValues},
+                  WinogradMatrix{kGT5, 5, 6}};
+
+/// The scheme of a layer with `taps` taps along every dimension (3 or 5).
+const Scheme &schemeFor(int64_t taps) { return taps == 5 ? kF52 : kF32; }
 
 struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode,
@@ -99,22 +138,36 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// window's transform, BT) and U (out_backprop's, A) of `x` and `dy`
   /// (entries without point dimensions), collapsed to [N, pairs..., C].
   static std::pair<Value, Value>
-  lastDimensionOperands(PatternRewriter &rewriter, Location loc, Operand x,
-                        Operand dy, Value aLast, ArrayRef<int64_t> pairs) {
+  lastDimensionOperands(PatternRewriter &rewriter, Location loc,
+                        const Scheme &s, Operand x, Operand dy, Value aLast,
+                        ArrayRef<int64_t> pairs) {
     int64_t n = static_cast<int64_t>(pairs.size());
     x.value =
-        transformEntry(rewriter, loc, x, n - 1, kBTMatrix, aLast, pairs[n - 1]);
+        transformEntry(rewriter, loc, x, n - 1, s.bt, aLast, pairs[n - 1]);
     dy.value =
-        transformEntry(rewriter, loc, dy, n - 1, kAMatrix, aLast, pairs[n - 1]);
+        transformEntry(rewriter, loc, dy, n - 1, s.a, aLast, pairs[n - 1]);
     return {collapseOperand(rewriter, loc, x),
             collapseOperand(rewriter, loc, dy)};
   }
 
   /// The 1x1 filter gradient of a point, `init` += Vᵀ U, as the
   /// contraction BackpropFilter.cpp builds on one thread (loops [ci, co, b,
-  /// o...], conv.role = dw_tap): its [Cin, Cout] result.
+  /// o], conv.role = dw_tap): its [Cin, Cout] result. V and U ([N, pairs...,
+  /// C], fresh tensors of the transforms) are collapsed to [N, positions,
+  /// C] first: one reduction loop over all pair positions, whose register
+  /// tiles then reduce a whole block's positions (a block of 2 pair rows
+  /// of 14 for GoogLeNet's 28x28 F(5, 2) layer: 28 steps instead of 14).
   static Value pointProduct(PatternRewriter &rewriter, Location loc, Value v,
                             Value u, Value init, int64_t n) {
+    if (n > 1) {
+      ReassociationIndices positions;
+      for (int64_t d = 0; d < n; ++d)
+        positions.push_back(1 + d);
+      SmallVector<ReassociationIndices> reassoc{{0}, positions, {n + 1}};
+      v = tensor::CollapseShapeOp::create(rewriter, loc, v, reassoc);
+      u = tensor::CollapseShapeOp::create(rewriter, loc, u, reassoc);
+      n = 1;
+    }
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr ciE = getAffineDimExpr(0, ctx), coE = getAffineDimExpr(1, ctx);
     SmallVector<AffineExpr> vE{getAffineDimExpr(2, ctx)}, uE;
@@ -132,13 +185,13 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   }
 
   /// GT along dimension `d` of `v` (4 points -> 3 taps) into `dest` (3 ops).
-  static Value transformTaps(PatternRewriter &rewriter, Location loc, Value v,
-                             int64_t d, Value dest) {
-    for (int64_t k = 0; k < kTaps; ++k) {
+  static Value transformTaps(PatternRewriter &rewriter, Location loc,
+                             const Scheme &s, Value v, int64_t d, Value dest) {
+    for (int64_t k = 0; k < s.taps; ++k) {
       SmallVector<std::pair<Value, double>> terms;
-      for (int64_t a = 0; a < kPoints; ++a)
-        if (kGT[k][a] != 0)
-          terms.push_back({indexSlice(rewriter, loc, v, d, a), kGT[k][a]});
+      for (int64_t a = 0; a < s.points; ++a)
+        if (s.gt(k, a) != 0)
+          terms.push_back({indexSlice(rewriter, loc, v, d, a), s.gt(k, a)});
       Value tap = applyWinogradTerms(rewriter, loc, terms,
                                      indexSlice(rewriter, loc, dest, d, k));
       dest = insertAtIndex(rewriter, loc, tap, dest, d, k);
@@ -177,13 +230,13 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// (one dimension at a time, the last first: 3 ops a dimension); with
   /// `lastDone`, M is [4^(n-1), 3, Cin, Cout], its last dimension's taps
   /// already taken.
-  static Value outputTransform(PatternRewriter &rewriter, Location loc, Value m,
-                               int64_t n, int64_t cin, int64_t cout,
-                               bool lastDone = false) {
+  static Value outputTransform(PatternRewriter &rewriter, Location loc,
+                               const Scheme &s, Value m, int64_t n, int64_t cin,
+                               int64_t cout, bool lastDone = false) {
     Type f32 = rewriter.getF32Type();
-    SmallVector<int64_t> rShape(n, kPoints);
+    SmallVector<int64_t> rShape(n, s.points);
     if (lastDone)
-      rShape[n - 1] = kTaps;
+      rShape[n - 1] = s.taps;
     rShape.append({cin, cout});
     int64_t lead = lastDone ? n - 1 : n;
     auto mType = cast<RankedTensorType>(m.getType());
@@ -206,10 +259,10 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = 0; d + 1 < n; ++d)
       order.push_back(d);
     for (int64_t d : order) {
-      rShape[d] = kTaps;
+      rShape[d] = s.taps;
       Value next = bufferization::AllocTensorOp::create(
           rewriter, loc, RankedTensorType::get(rShape, f32), ValueRange{});
-      dw = transformTaps(rewriter, loc, dw, d, next);
+      dw = transformTaps(rewriter, loc, s, dw, d, next);
     }
     return dw;
   }
@@ -234,14 +287,15 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// iteration exceed 16 x pointBlockBytes (their accumulators would not
   /// stay in the L2).
   std::optional<Value> blockedProducts(PatternRewriter &rewriter, Location loc,
-                                       const Operand &x, const Operand &dy,
+                                       const Scheme &s, const Operand &x,
+                                       const Operand &dy,
                                        ArrayRef<int64_t> pairs, int64_t cin,
                                        int64_t cout) const {
     int64_t budget = pointBlockBytes;
     int64_t n = static_cast<int64_t>(pairs.size());
     // The J <= 4 products of an iteration stay in the L2 with the
     // pipeline's budget (a sixteenth of it): 16 Cin Cout <= 16 budget bytes.
-    if (budget <= 0 || n < 2 || kPoints * cin * cout * 4 > 16 * budget)
+    if (budget <= 0 || n < 2 || s.points * cin * cout * 4 > 16 * budget)
       return std::nullopt;
     auto yType = cast<RankedTensorType>(dy.value.getType());
     int64_t batch = yType.getDimSize(0), rows = pairs[0];
@@ -260,7 +314,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // once. (conv-run, 15 pairs, 2 / 1 threads: rn3 +10 / -1 %; with their
     // 1 MiB and 4 MiB of products rn8 -4 / -5 %, rn9 -10 / -12 %: the
     // halves' products and their sum.)
-    int64_t points = power(kPoints, n);
+    int64_t points = power(s.points, n);
     int64_t batchParts =
         batch % 2 == 0 && points * cin * cout * 4 <= 2 * budget ? 2 : 1;
     int64_t partItems = batch / batchParts;
@@ -280,19 +334,19 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     Type f32 = rewriter.getF32Type();
     MLIRContext *ctx = rewriter.getContext();
-    int64_t groups = points / kPoints;
+    int64_t groups = points / s.points;
     // J points an iteration: all 4 of an entry a', unless the iterations
     // would be fewer than the threads (each then transforms its block's
     // first dimensions again).
-    int64_t perIteration = kPoints;
+    int64_t perIteration = s.points;
     while (perIteration > 1 &&
-           batchParts * groups * (kPoints / perIteration) < threads)
+           batchParts * groups * (s.points / perIteration) < threads)
       perIteration /= 2;
-    int64_t parts = kPoints / perIteration;
+    int64_t parts = s.points / perIteration;
     // With all 4 points of an entry in an iteration, the iteration also
     // takes their 3 taps along the last dimension (GT) while its products
     // are in the L2: M is then [4^(n-1), 3, Cin, Cout].
-    bool lastTaps = perIteration == kPoints;
+    bool lastTaps = perIteration == s.points;
     // E entries an iteration (then all 4 points of each): the most that
     // leave an iteration for every thread and whose 4 E products take at
     // most half the L2 (8 budget with the pipeline's); each block's input
@@ -302,7 +356,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     if (lastTaps)
       for (int64_t e = groups; e > 1; --e)
         if (groups % e == 0 && batchParts * groups / e >= threads &&
-            e * kPoints * cin * cout * 4 <= 8 * budget) {
+            e * s.points * cin * cout * 4 <= 8 * budget) {
           entries = e;
           break;
         }
@@ -314,7 +368,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     Value m = bufferization::AllocTensorOp::create(
         rewriter, loc,
         lastTaps ? RankedTensorType::get(
-                       {batchParts * groups, kTaps, cin, cout}, f32)
+                       {batchParts * groups, s.taps, cin, cout}, f32)
                  : RankedTensorType::get({batchParts * points, cin, cout}, f32),
         ValueRange{});
     auto forall = scf::ForallOp::create(
@@ -418,7 +472,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
           SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(1)));
       return b;
     };
-    Operand xb = block(x, 2), yb = block(dy, 0);
+    Operand xb = block(x, s.points - 2), yb = block(dy, 0);
     // The iteration's entries (a loop when E > 1).
     Value entry = c0;
     scf::ForOp entryLoop;
@@ -444,16 +498,14 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // dimension's the most significant (M's point order).
     SmallVector<Value> lead;
     for (int64_t d = 0; d + 1 < n; ++d) {
-      int64_t weight = power(kPoints, n - 2 - d);
+      int64_t weight = power(s.points, n - 2 - d);
       lead.push_back(affine::makeComposedAffineApply(
-          rewriter, loc, s0.floorDiv(weight) % kPoints, {OpFoldResult(g)}));
+          rewriter, loc, s0.floorDiv(weight) % s.points, {OpFoldResult(g)}));
     }
     for (int64_t d = 0; d + 1 < n; ++d) {
       int64_t dPairs = d == 0 ? blockRows : pairs[d];
-      xb.value =
-          transformEntry(rewriter, loc, xb, d, kBTMatrix, lead[d], dPairs);
-      yb.value =
-          transformEntry(rewriter, loc, yb, d, kAMatrix, lead[d], dPairs);
+      xb.value = transformEntry(rewriter, loc, xb, d, s.bt, lead[d], dPairs);
+      yb.value = transformEntry(rewriter, loc, yb, d, s.a, lead[d], dPairs);
     }
     // The iteration's points, one after the other over the block.
     auto pointLoop = scf::ForOp::create(
@@ -474,7 +526,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
           rewriter, loc, s0 + s1, {firstPoint, OpFoldResult(j)});
       Value accIn = pointLoop.getRegionIterArgs()[0];
       auto [va, ua] =
-          lastDimensionOperands(rewriter, loc, xb, yb, aLast, pairs);
+          lastDimensionOperands(rewriter, loc, s, xb, yb, aLast, pairs);
       Value accA = indexSlice(rewriter, loc, accIn, 0, OpFoldResult(slotIndex));
       Value product = pointProduct(rewriter, loc, va, ua, accA, n);
       Entry e =
@@ -496,17 +548,17 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       // of the parts: the order of the J = 4 iterations (the same bits for
       // any thread count).
       rewriter.setInsertionPointAfter(forall);
-      auto flatType =
-          RankedTensorType::get({batchParts * groups, kPoints, cin, cout}, f32);
+      auto flatType = RankedTensorType::get(
+          {batchParts * groups, s.points, cin, cout}, f32);
       Value flat = tensor::ExpandShapeOp::create(
           rewriter, loc, flatType, forall.getResult(0),
           ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
       Value taps = bufferization::AllocTensorOp::create(
           rewriter, loc,
-          RankedTensorType::get({batchParts * groups, kTaps, cin, cout}, f32),
+          RankedTensorType::get({batchParts * groups, s.taps, cin, cout}, f32),
           ValueRange{});
-      taps = transformTaps(rewriter, loc, flat, 1, taps);
-      return outputTransform(rewriter, loc,
+      taps = transformTaps(rewriter, loc, s, flat, 1, taps);
+      return outputTransform(rewriter, loc, s,
                              sumParts(rewriter, loc, taps, batchParts), n, cin,
                              cout, /*lastDone=*/true);
     }
@@ -517,26 +569,26 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     mOffsets[0] = affine::makeComposedFoldedAffineApply(
         rewriter, loc, s0 * entries, {OpFoldResult(it)});
     SmallVector<OpFoldResult> mSizes{
-        rewriter.getIndexAttr(entries), rewriter.getIndexAttr(kTaps),
+        rewriter.getIndexAttr(entries), rewriter.getIndexAttr(s.taps),
         rewriter.getIndexAttr(cin), rewriter.getIndexAttr(cout)};
     SmallVector<OpFoldResult> mStrides(4, rewriter.getIndexAttr(1));
     Value dest = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({entries, kTaps, cin, cout}, f32),
+        rewriter, loc, RankedTensorType::get({entries, s.taps, cin, cout}, f32),
         forall.getRegionIterArgs()[0], mOffsets, mSizes, mStrides);
     for (int64_t e = 0; e < entries; ++e) {
       Value products = result;
       if (entries > 1)
         products = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({kPoints, cin, cout}, f32),
+            rewriter, loc, RankedTensorType::get({s.points, cin, cout}, f32),
             result,
-            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(e * kPoints),
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(e * s.points),
                                    rewriter.getIndexAttr(0),
                                    rewriter.getIndexAttr(0)},
-            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kPoints),
+            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(s.points),
                                    rewriter.getIndexAttr(cin),
                                    rewriter.getIndexAttr(cout)},
             unitStrides);
-      Value taps = transformTaps(rewriter, loc, products, 0,
+      Value taps = transformTaps(rewriter, loc, s, products, 0,
                                  indexSlice(rewriter, loc, dest, 0, e));
       dest = insertAtIndex(rewriter, loc, taps, dest, 0, e);
     }
@@ -546,8 +598,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                           mOffsets, mSizes, mStrides);
     rewriter.setInsertionPointAfter(forall);
     return outputTransform(
-        rewriter, loc, sumParts(rewriter, loc, forall.getResult(0), batchParts),
-        n, cin, cout, /*lastDone=*/true);
+        rewriter, loc, s,
+        sumParts(rewriter, loc, forall.getResult(0), batchParts), n, cin, cout,
+        /*lastDone=*/true);
   }
 
   LogicalResult matchAndRewrite(BackpropFilterOp op,
@@ -561,17 +614,20 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     if (!backpropFilterWinogradApplies(
             g, op.getFilter().getType().getElementType(),
             mode == WinogradMode::Auto, rule))
-      return rewriter.notifyMatchFailure(op, "not a Winograd F(3, 2) layer");
+      return rewriter.notifyMatchFailure(op,
+                                         "not a Winograd F(3 or 5, 2) layer");
     Location loc = op.getLoc();
     int64_t n = g.numSpatialDims;
     int64_t cin = g.inChannels, cout = g.outChannels;
+    const Scheme &s = schemeFor(g.filterSpatial[0]);
     Type f32 = rewriter.getF32Type();
     SmallVector<int64_t> pairs, xStart, xSize, yStart(n, 0), ySize;
     for (int64_t d = 0; d < n; ++d) {
       int64_t dil = g.dilations[d];
       pairs.push_back(llvm::divideCeil(g.outSpatial[d], 2 * dil));
       xStart.push_back(-g.padBefore[d]);
-      xSize.push_back(2 * dil * (pairs[d] + 1));
+      // A pair reads s.points input values: blocks [q, q + s.points / 2).
+      xSize.push_back(2 * dil * (pairs[d] + s.points / 2 - 1));
       ySize.push_back(2 * dil * pairs[d]);
     }
 
@@ -588,7 +644,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                 Layout::ChannelsLast, yStart, ySize),
         g.dilations);
     if (std::optional<Value> blocked =
-            blockedProducts(rewriter, loc, x, dy, pairs, cin, cout)) {
+            blockedProducts(rewriter, loc, s, x, dy, pairs, cin, cout)) {
       rewriter.replaceOp(op, *blocked);
       return success();
     }
@@ -599,11 +655,11 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = 0; d + 1 < n; ++d) {
       int64_t dil = g.dilations[d];
       x = transformAlong(
-          rewriter, loc, x, d, kBTMatrix,
+          rewriter, loc, x, d, s.bt,
           [&](int64_t i) { return std::make_pair(i / 2, dil * (i % 2)); },
           pairs[d]);
       dy = transformAlong(
-          rewriter, loc, dy, d, kAMatrix,
+          rewriter, loc, dy, d, s.a,
           [&](int64_t j) {
             return std::make_pair<int64_t, int64_t>(0, dil * j);
           },
@@ -612,7 +668,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     x = collapseLead(rewriter, loc, x);
     dy = collapseLead(rewriter, loc, dy);
 
-    int64_t points = power(kPoints, n);
+    int64_t points = power(s.points, n);
     // M[a] = the 1x1 filter gradient of V[a] and U[a], one point per
     // iteration of an scf.forall; the iteration transforms its entries
     // along the last dimension (a = 4 a' + a_last: entry a' of the stacks,
@@ -631,8 +687,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
       AffineExpr e;
       bindSymbols(rewriter.getContext(), e);
       Value aLead = affine::makeComposedAffineApply(
-          rewriter, loc, e.floorDiv(kPoints), {OpFoldResult(a)});
-      Value aLast = affine::makeComposedAffineApply(rewriter, loc, e % kPoints,
+          rewriter, loc, e.floorDiv(s.points), {OpFoldResult(a)});
+      Value aLast = affine::makeComposedAffineApply(rewriter, loc, e % s.points,
                                                     {OpFoldResult(a)});
       auto entryOf = [&](const Operand &o) {
         Operand entry = o;
@@ -640,7 +696,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
         entry.lead = 0;
         return entry;
       };
-      auto [va, ua] = lastDimensionOperands(rewriter, loc, entryOf(x),
+      auto [va, ua] = lastDimensionOperands(rewriter, loc, s, entryOf(x),
                                             entryOf(dy), aLast, pairs);
       Value ma;
       int64_t operandBytes = 4;
@@ -689,7 +745,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     }
     m = forall.getResult(0);
 
-    rewriter.replaceOp(op, outputTransform(rewriter, loc, m, n, cin, cout));
+    rewriter.replaceOp(op, outputTransform(rewriter, loc, s, m, n, cin, cout));
     return success();
   }
 };
@@ -704,8 +760,15 @@ bool mlir::conv::backpropFilterWinogradApplies(
       g.groups != 1 || n < 1 || n > 3 || g.batch < 1 || g.inChannels < 1 ||
       g.outChannels < 1)
     return false;
+  // F(3, 2) in 1-3 dimensions; F(5, 2) in 1 or 2 (its transforms' larger
+  // coefficients round more: about 1e-5 of the largest tap in 2-D).
+  int64_t taps = g.filterSpatial[0];
+  if (taps != 3 && !(taps == 5 && n <= 2))
+    return false;
+  const Scheme &s = schemeFor(taps);
   for (int64_t d = 0; d < n; ++d)
-    if (g.filterSpatial[d] != kTaps || g.strides[d] != 1 || g.outSpatial[d] < 1)
+    if (g.filterSpatial[d] != s.taps || g.strides[d] != 1 ||
+        g.outSpatial[d] < 1)
       return false;
   if (!autoRule)
     return true;
@@ -715,8 +778,8 @@ bool mlir::conv::backpropFilterWinogradApplies(
   for (int64_t d = 0; d < n; ++d) {
     int64_t positions =
         g.dilations[d] * llvm::divideCeil(g.outSpatial[d], 2 * g.dilations[d]);
-    direct *= kTaps * g.outSpatial[d];
-    winograd *= kPoints * positions;
+    direct *= s.taps * g.outSpatial[d];
+    winograd *= s.points * positions;
     reduction *= positions;
   }
   // conv-run --compare=winograd=off (10-20 alternating call pairs, Zen 4,
@@ -728,8 +791,9 @@ bool mlir::conv::backpropFilterWinogradApplies(
   // the output transform of the 16 [Cin, Cout] products costs more than
   // it saves. 1-D and 3-D layers are not measured yet. These are the
   // rule's defaults; see the CPU pipeline for the Intel thresholds.
-  return n == 2 && g.inChannels >= rule.minChannels &&
-         g.outChannels >= rule.minChannels &&
+  int64_t minChannels = s.taps == 5 ? rule.minChannels5 : rule.minChannels;
+  return n == 2 && g.inChannels >= minChannels &&
+         g.outChannels >= minChannels &&
          winograd <= rule.maxProductRatio * direct &&
          reduction >= rule.minReduction;
 }

@@ -199,24 +199,35 @@ Value selectByIndex(OpBuilder &b, Location loc, Value index,
   return result;
 }
 
-/// c0 * t0 + c1 * t1 elementwise into `init` (c0, c1 f32 scalars): a
+/// sum_k cs[k] * ts[k] elementwise into `init` (the cs f32 scalars): a
 /// linalg.generic tagged conv.role = winograd_transform.
-Value applyScaledPair(OpBuilder &b, Location loc, Value t0, Value c0, Value t1,
-                      Value c1, Value init) {
+Value applyScaledTerms(OpBuilder &b, Location loc, ArrayRef<Value> ts,
+                       ArrayRef<Value> cs, Value init) {
+  assert(!ts.empty() && ts.size() == cs.size() && "one scalar a term");
   auto type = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
+  int64_t count = static_cast<int64_t>(ts.size());
   AffineMap id = b.getMultiDimIdentityMap(rank);
   AffineMap scalar = AffineMap::get(rank, 0, b.getContext());
+  SmallVector<AffineMap> maps(count, id);
+  maps.append(count, scalar);
+  maps.push_back(id);
+  SmallVector<Value> inputs(ts);
+  inputs.append(cs.begin(), cs.end());
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, ValueRange{t0, t1, c0, c1}, ValueRange{init},
-      ArrayRef<AffineMap>{id, id, scalar, scalar, id}, iterators,
+      b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value first = arith::MulFOp::create(nb, nl, args[0], args[2]);
-        Value second = arith::MulFOp::create(nb, nl, args[1], args[3]);
-        linalg::YieldOp::create(
-            nb, nl, Value(arith::AddFOp::create(nb, nl, first, second)));
+        // `contract`: each further term one FMA.
+        auto fmf = arith::FastMathFlags::contract;
+        Value sum = arith::MulFOp::create(nb, nl, args[0], args[count], fmf);
+        for (int64_t k = 1; k < count; ++k)
+          sum = arith::AddFOp::create(
+              nb, nl, sum,
+              arith::MulFOp::create(nb, nl, args[k], args[count + k], fmf),
+              fmf);
+        linalg::YieldOp::create(nb, nl, sum);
       });
   generic->setAttr(kRoleAttrName, b.getStringAttr(kRoleWinogradTransform));
   return generic.getResult(0);
@@ -224,21 +235,29 @@ Value applyScaledPair(OpBuilder &b, Location loc, Value t0, Value c0, Value t1,
 
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
                      const WinogradMatrix &coef, Value a, int64_t pairs) {
-  SmallVector<Value> p0, c0, p1, c1;
+  // Every row as `width` terms (the most nonzeros of a row, at least two):
+  // a shorter row repeats its first value times 0.
+  SmallVector<SmallVector<std::pair<int64_t, double>>> rows;
+  size_t width = 2;
   for (int64_t row = 0; row < coef.rows; ++row) {
     SmallVector<std::pair<int64_t, double>> terms;
     for (int64_t i = 0; i < coef.cols; ++i)
       if (coef(row, i) != 0)
         terms.push_back({i, coef(row, i)});
-    assert(!terms.empty() && terms.size() <= 2 && "one or two terms a row");
-    if (terms.size() == 1) // the same value twice, the second times 0
+    assert(!terms.empty() && "a nonzero a row");
+    width = std::max(width, terms.size());
+    rows.push_back(std::move(terms));
+  }
+  SmallVector<SmallVector<Value>> positions(width), coefficients(width);
+  for (auto &terms : rows) {
+    while (terms.size() < width)
       terms.push_back({terms.front().first, 0.0});
-    p0.push_back(arith::ConstantIndexOp::create(b, loc, terms[0].first));
-    c0.push_back(arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(static_cast<float>(terms[0].second))));
-    p1.push_back(arith::ConstantIndexOp::create(b, loc, terms[1].first));
-    c1.push_back(arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(static_cast<float>(terms[1].second))));
+    for (size_t k = 0; k < width; ++k) {
+      positions[k].push_back(
+          arith::ConstantIndexOp::create(b, loc, terms[k].first));
+      coefficients[k].push_back(arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(static_cast<float>(terms[k].second))));
+    }
   }
   int64_t dil = o.dilations[d];
   auto value = [&](Value i) {
@@ -251,13 +270,15 @@ Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
         affine::makeComposedFoldedAffineApply(b, loc, (e % 2) * dil, {i});
     return pairValues(b, loc, o, d, block, column, pairs);
   };
-  Value t0 = value(selectByIndex(b, loc, a, p0));
-  Value t1 = value(selectByIndex(b, loc, a, p1));
-  auto type = cast<RankedTensorType>(t0.getType());
+  SmallVector<Value> ts, cs;
+  for (size_t k = 0; k < width; ++k)
+    ts.push_back(value(selectByIndex(b, loc, a, positions[k])));
+  for (size_t k = 0; k < width; ++k)
+    cs.push_back(selectByIndex(b, loc, a, coefficients[k]));
+  auto type = cast<RankedTensorType>(ts.front().getType());
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return applyScaledPair(b, loc, t0, selectByIndex(b, loc, a, c0), t1,
-                         selectByIndex(b, loc, a, c1), init);
+  return applyScaledTerms(b, loc, ts, cs, init);
 }
 
 Operand transformAlong(OpBuilder &b, Location loc, const Operand &in, int64_t d,

@@ -82,16 +82,17 @@ Value pairValues(OpBuilder &b, Location loc, const Operand &o, int64_t d,
 Value selectByIndex(OpBuilder &b, Location loc, Value index,
                     ArrayRef<Value> choices);
 
-/// c0 * t0 + c1 * t1 elementwise into `init` (c0, c1 f32 scalars): a
+/// sum_k cs[k] * ts[k] elementwise into `init` (the cs f32 scalars): a
 /// linalg.generic tagged conv.role = winograd_transform.
-Value applyScaledPair(OpBuilder &b, Location loc, Value t0, Value c0, Value t1,
-                      Value c1, Value init);
+Value applyScaledTerms(OpBuilder &b, Location loc, ArrayRef<Value> ts,
+                       ArrayRef<Value> cs, Value init);
 
 /// Row `a` (dynamic) of the transform `coef` along the last spatial
 /// dimension `d` of `o` (no point dimensions): sum_i coef[a][i] * value i
-/// (block i / 2, column d (i % 2)), where every row of coef has at most
-/// two nonzeros, as c0 *
-/// value p0 + c1 * value p1 with (p0, c0, p1, c1) selected by `a`.
+/// (block i / 2, column d (i % 2)), as c0 * value p0 + c1 * value p1 +
+/// ... (as many terms as the most nonzeros of a row, at least two; the
+/// positions p_k and coefficients c_k selected by `a`, a shorter row's
+/// last terms its first value times 0).
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
                      const WinogradMatrix &coef, Value a, int64_t pairs);
 

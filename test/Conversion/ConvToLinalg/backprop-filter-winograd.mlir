@@ -70,8 +70,11 @@
 // CHECK:           %[[SLOT:.+]] = tensor.extract_slice %[[S]][%[[A]], 0, 0] [1, 256, 256] [1, 1, 1]
 // CHECK:           %[[FLAT:.+]] = tensor.collapse_shape %[[SLOT]]
 // CHECK:           %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[FLAT]] : tensor<256x256xf32>)
+// CHECK:           %[[V:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<8x7x7x256xf32> into tensor<8x49x256xf32>
+// CHECK:           %[[U:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<8x7x7x256xf32> into tensor<8x49x256xf32>
 // CHECK:           linalg.generic
-// CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME:        ins(%[[V]], %[[U]] : tensor<8x49x256xf32>, tensor<8x49x256xf32>)
 // CHECK-SAME:        outs(%[[ZERO]] : tensor<256x256xf32>)
 // CHECK-SAME:        conv.role = "dw_tap"
 // CHECK:           scf.forall.in_parallel
@@ -109,7 +112,7 @@ func.func @rn9(%x: tensor<8x14x14x256xf32>, %dy: tensor<8x14x14x256xf32>) -> ten
 // CHECK:         tensor.extract_slice %[[X]][0, 1, 2, 0, 0] [2, 2, 2, 8, 16] [1, 1, 1, 1, 1]
 // CHECK:         scf.forall ({{.+}}) in (16)
 // CHECK:           tensor.extract_slice %{{.+}}[0, 0, 0, %{{.+}}, 0] [2, 2, 2, 3, 16] [1, 1, 1, 2, 1] : tensor<2x2x2x8x16xf32> to tensor<2x2x2x3x16xf32>
-// CHECK:           tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3], [4]] : tensor<2x2x2x3x16xf32> into tensor<2x4x3x16xf32>
+// CHECK:           tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3], [4]] : tensor<2x2x2x3x16xf32> into tensor<2x12x16xf32>
 // CHECK:           conv.role = "dw_tap"
 // CHECK:         return %{{.+}} : tensor<3x3x16x24xf32>
 func.func @dilated(%x: tensor<2x9x6x16xf32>, %dy: tensor<2x8x6x24xf32>) -> tensor<3x3x16x24xf32> {
@@ -180,7 +183,7 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK:                   linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x14x64xf32>) {{.+}}conv.role = "winograd_transform"
 // BLK:                   tensor.extract_slice %[[ACC]][%[[SL]], 0, 0] [1, 64, 64] [1, 1, 1]
 // BLK:                   linalg.generic
-// BLK-SAME:                ins(%{{.+}}, %{{.+}} : tensor<1x2x14x64xf32>, tensor<1x2x14x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// BLK-SAME:                ins(%{{.+}}, %{{.+}} : tensor<1x28x64xf32>, tensor<1x28x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // BLK-SAME:                conv.role = "dw_tap"
 // BLK:                   tensor.insert_slice %{{.+}} into %[[ACC]][%[[SL]], 0, 0] [1, 64, 64] [1, 1, 1]
 // BLK:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[IT]]]
@@ -254,4 +257,63 @@ func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> t
           strides = [1, 1] dilations = [1, 1]
           : tensor<16x7x7x512xf32>, tensor<16x7x7x512xf32> -> tensor<3x3x512x512xf32>
   return %dw : tensor<3x3x512x512xf32>
+}
+
+// -----
+
+// Winograd F(5, 2): 5 taps a dimension, 6 points (a pair of output
+// positions reads 6 input values, 2 pair rows of 'SAME' padding each
+// side: the window [-2, 10) of 12 rows). The first dimension's
+// transforms make stacks of 6 over the whole batch; the 36 points' forall
+// transforms its entry along the last dimension with 5 terms (BT's rows
+// have up to 5 nonzeros, the coefficients selected by the point) and
+// reduces it over the batch and the 4 x 4 pairs; the output transform
+// takes the 5 taps from the 6 points with coefficients other than +-1
+// (here row 1 of GT: M1 - M2 + 2 M3 - M4 / 2). 'auto' takes the layer
+// with 32 channels each side (the F(5, 2) threshold, also with
+// dw-winograd-min-channels=64) and 16 x 4 x 4 = 256 pairs to reduce; 3-D layers with 5 taps stay direct.
+// CHECK-LABEL: func.func @f52
+// CHECK:         %[[X:.+]] = tensor.pad %{{.+}} low[0, 2, 2, 0] high[0, 2, 2, 0]
+// CHECK:         tensor.extract_slice %[[X]][0, 5, 0, 0] [16, 4, 12, 32] [1, 2, 1, 1]
+// CHECK:         bufferization.alloc_tensor() : tensor<6x16x4x12x32xf32>
+// CHECK-COUNT-6: conv.role = "winograd_transform"
+// CHECK:         bufferization.alloc_tensor() : tensor<6x16x4x8x32xf32>
+// CHECK:         scf.forall (%[[A:.+]]) in (36)
+// CHECK:           affine.apply affine_map<()[s0] -> (s0 floordiv 6)>()[%[[A]]]
+// CHECK:           affine.apply affine_map<()[s0] -> (s0 mod 6)>()[%[[A]]]
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<16x4x4x32xf32>, tensor<16x4x4x32xf32>, tensor<16x4x4x32xf32>, tensor<16x4x4x32xf32>, tensor<16x4x4x32xf32>, f32, f32, f32, f32, f32) {{.+}}conv.role = "winograd_transform"
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<16x4x4x32xf32>, tensor<16x4x4x32xf32>, f32, f32) {{.+}}conv.role = "winograd_transform"
+// CHECK:           tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<16x4x4x32xf32> into tensor<16x16x32xf32>
+// CHECK:           conv.role = "dw_tap"
+// CHECK:         bufferization.alloc_tensor() : tensor<6x5x32x32xf32>
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK:           %[[D:.+]] = arith.subf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// CHECK:           %[[T:.+]] = arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// CHECK:           %[[S:.+]] = arith.addf %[[D]], %[[T]] fastmath<contract> : f32
+// CHECK:           %[[H:.+]] = arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// CHECK:           arith.subf %[[S]], %[[H]] fastmath<contract> : f32
+// CHECK-COUNT-3: conv.role = "winograd_transform"
+// CHECK:         bufferization.alloc_tensor() : tensor<5x5x32x32xf32>
+// CHECK-COUNT-5: conv.role = "winograd_transform"
+// CHECK:         return %{{.+}} : tensor<5x5x32x32xf32>
+// CHECK-LABEL: func.func @vol5
+// CHECK-NOT:     winograd_transform
+// CHECK:         return
+// AUTO-LABEL: func.func @f52
+// AUTO: scf.forall ({{.+}}) in (36)
+// AUTOTZ-LABEL: func.func @f52
+// AUTOTZ: scf.forall ({{.+}}) in (36)
+func.func @f52(%x: tensor<16x8x8x32xf32>, %dy: tensor<16x8x8x32xf32>) -> tensor<5x5x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<16x8x8x32xf32>, tensor<16x8x8x32xf32> -> tensor<5x5x32x32xf32>
+  return %dw : tensor<5x5x32x32xf32>
+}
+
+func.func @vol5(%x: tensor<1x6x6x6x8xf32>, %dy: tensor<1x6x6x6x8xf32>) -> tensor<5x5x5x8x8xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NDHWC padding = SAME
+          strides = [1, 1, 1] dilations = [1, 1, 1]
+          : tensor<1x6x6x6x8xf32>, tensor<1x6x6x6x8xf32> -> tensor<5x5x5x8x8xf32>
+  return %dw : tensor<5x5x5x8x8xf32>
 }

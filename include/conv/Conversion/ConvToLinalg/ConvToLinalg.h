@@ -132,8 +132,8 @@ constexpr llvm::StringLiteral kRoleCast = "cast";
 constexpr llvm::StringLiteral kRolePairPack = "pair_pack";
 
 /// Winograd forms: F(2, T) phases of conv.transpose
-/// (TransposeLoweringOptions::winograd) and F(3, 2) filter gradients
-/// (populateBackpropFilterWinogradPatterns).
+/// (TransposeLoweringOptions::winograd) and F(3, 2) / F(5, 2) filter
+/// gradients (populateBackpropFilterWinogradPatterns).
 enum class WinogradMode {
   Off,
   /// Where the measured rule says it pays: transposed convolutions with at
@@ -218,7 +218,7 @@ void populateBackpropFilterToLinalgPatterns(
     RewritePatternSet &patterns,
     const BackpropFilterLoweringOptions &options = {});
 
-/// The thresholds of the `auto` rule for Winograd F(3, 2) filter gradients
+/// The thresholds of the `auto` rule for Winograd filter gradients
 /// (backpropFilterWinogradApplies). The defaults were measured on AMD Zen 4
 /// (AVX-512 on 256-bit FMA units); the CPU pipeline raises them on cores
 /// with two 512-bit FMA units (the Intel Xeons), whose direct kernels run
@@ -233,26 +233,34 @@ struct WinogradFilterGradientRule {
   double maxProductRatio = 0.6;
   /// The shortest reduction (batch x pair positions) of each 1x1 product.
   int64_t minReduction = 192;
+  /// The fewest input and output channels of 5-tap (F(5, 2)) layers: with
+  /// 0.36x the direct products (28 x 28 outputs) their transforms pay off
+  /// at fewer channels (GoogLeNet's 28x28x192 -> 32 layer: 1.06-1.12x the
+  /// direct form, Ice Lake, 1 and 2 threads).
+  int64_t minChannels5 = 32;
 };
 
 /// Whether a filter gradient with `g`'s geometry and element type is
-/// lowered by Winograd's F(3, 2) (populateBackpropFilterWinogradPatterns):
-/// f32, channels last, no groups, 3 taps and stride 1 along every spatial
-/// dimension (any dilation). With `autoRule`, only where that measured
-/// faster: 2-D, with `rule`'s channels, product ratio and reduction.
+/// lowered by Winograd's F(3, 2) or F(5, 2)
+/// (populateBackpropFilterWinogradPatterns): f32, channels last, no groups,
+/// stride 1 and 3 taps along every spatial dimension (1-3 dimensions) or 5
+/// (1 or 2 dimensions), any dilation. With `autoRule`, only where that
+/// measured faster: 2-D, with `rule`'s channels, product ratio and
+/// reduction.
 bool backpropFilterWinogradApplies(
     const convgen::BackpropFilterGeometry &g, Type elementType, bool autoRule,
     const WinogradFilterGradientRule &rule = {});
 
-/// conv.backprop_filter -> Winograd F(3, 2) (docs/Lowering.md §2.7): the
-/// elementwise input / out_backprop transforms, one 1x1 conv.backprop_filter
-/// per transform point (4^n of them, in an scf.forall), and the output
-/// transform; ahead of populateBackpropFilterToLinalgPatterns (benefit 2),
-/// which lowers the 1x1 ops whose operands exceed `blockBytes` (its
-/// reduction blocks); smaller ones are emitted as their dw_tap contraction
-/// directly, written into the products' stack in place (0: always).
-/// With `pointBlockBytes` > 0, 2-D and 3-D layers whose 4 products take at
-/// most 16 x pointBlockBytes instead reduce each group of 4 points over
+/// conv.backprop_filter -> Winograd F(3, 2) or F(5, 2) (docs/Lowering.md
+/// §2.7): the elementwise input / out_backprop transforms, one 1x1
+/// conv.backprop_filter per transform point (4^n or 6^n of them, in an
+/// scf.forall), and the output transform; ahead of
+/// populateBackpropFilterToLinalgPatterns (benefit 2), which lowers the 1x1
+/// ops whose operands exceed `blockBytes` (its reduction blocks); smaller
+/// ones are emitted as their dw_tap contraction directly, written into the
+/// products' stack in place (0: always). With `pointBlockBytes` > 0, 2-D
+/// and 3-D layers whose last dimension's 4 (F(5, 2): 6) products take at
+/// most 16 x pointBlockBytes instead reduce each group of those points over
 /// blocks of the reduction whose transformed operands take at most
 /// `pointBlockBytes` (the first dimensions' transforms inside the points'
 /// forall, once per block), J points an iteration so that the forall keeps

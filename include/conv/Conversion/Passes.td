@@ -226,7 +226,8 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "input and output channels, at most 0.6x the direct products, a "
            "reduction of at least 192 batch x pair positions; the channel "
            "and product thresholds of 3-tap layers are the two options "
-           "below, 5-tap layers need 32 channels) or 'on'">,
+           "below; 5-tap layers: 32 channels, at most 0.4x the products) or "
+           "'on'">,
     Option<"dwWinogradMinChannels", "dw-winograd-min-channels", "int64_t",
            /*default=*/"32",
            "dw-winograd=auto: the fewest input and output channels (the CPU "

@@ -791,10 +791,12 @@ bool mlir::conv::backpropFilterWinogradApplies(
   // the output transform of the 16 [Cin, Cout] products costs more than
   // it saves. 1-D and 3-D layers are not measured yet. These are the
   // rule's defaults; see the CPU pipeline for the Intel thresholds.
-  int64_t minChannels = s.taps == 5 ? rule.minChannels5 : rule.minChannels;
+  bool five = s.taps == 5;
+  int64_t minChannels = five ? rule.minChannels5 : rule.minChannels;
+  double maxRatio = five ? std::min(rule.maxProductRatio, rule.maxProductRatio5)
+                         : rule.maxProductRatio;
   return n == 2 && g.inChannels >= minChannels &&
-         g.outChannels >= minChannels &&
-         winograd <= rule.maxProductRatio * direct &&
+         g.outChannels >= minChannels && winograd <= maxRatio * direct &&
          reduction >= rule.minReduction;
 }
 

@@ -271,7 +271,9 @@ func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> t
 // takes the 5 taps from the 6 points with coefficients other than +-1
 // (here row 1 of GT: M1 - M2 + 2 M3 - M4 / 2). 'auto' takes the layer
 // with 32 channels each side (the F(5, 2) threshold, also with
-// dw-winograd-min-channels=64) and 16 x 4 x 4 = 256 pairs to reduce; 3-D layers with 5 taps stay direct.
+// dw-winograd-min-channels=64) and 16 x 4 x 4 = 256 pairs to reduce,
+// not @f52_7x7 (0.47x the direct products: 7 outputs pad to 8; the
+// F(5, 2) rule takes at most 0.4x); 3-D layers with 5 taps stay direct.
 // CHECK-LABEL: func.func @f52
 // CHECK:         %[[X:.+]] = tensor.pad %{{.+}} low[0, 2, 2, 0] high[0, 2, 2, 0]
 // CHECK:         tensor.extract_slice %[[X]][0, 5, 0, 0] [16, 4, 12, 32] [1, 2, 1, 1]
@@ -302,6 +304,9 @@ func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> t
 // CHECK:         return
 // AUTO-LABEL: func.func @f52
 // AUTO: scf.forall ({{.+}}) in (36)
+// AUTO-LABEL: func.func @f52_7x7
+// AUTO-NOT: winograd_transform
+// AUTO: return
 // AUTOTZ-LABEL: func.func @f52
 // AUTOTZ: scf.forall ({{.+}}) in (36)
 func.func @f52(%x: tensor<16x8x8x32xf32>, %dy: tensor<16x8x8x32xf32>) -> tensor<5x5x32x32xf32> {
@@ -316,4 +321,11 @@ func.func @vol5(%x: tensor<1x6x6x6x8xf32>, %dy: tensor<1x6x6x6x8xf32>) -> tensor
           strides = [1, 1, 1] dilations = [1, 1, 1]
           : tensor<1x6x6x6x8xf32>, tensor<1x6x6x6x8xf32> -> tensor<5x5x5x8x8xf32>
   return %dw : tensor<5x5x5x8x8xf32>
+}
+
+func.func @f52_7x7(%x: tensor<16x7x7x32xf32>, %dy: tensor<16x7x7x32xf32>) -> tensor<5x5x32x32xf32> {
+  %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
+          strides = [1, 1] dilations = [1, 1]
+          : tensor<16x7x7x32xf32>, tensor<16x7x7x32xf32> -> tensor<5x5x32x32xf32>
+  return %dw : tensor<5x5x32x32xf32>
 }

@@ -233,11 +233,16 @@ struct WinogradFilterGradientRule {
   double maxProductRatio = 0.6;
   /// The shortest reduction (batch x pair positions) of each 1x1 product.
   int64_t minReduction = 192;
-  /// The fewest input and output channels of 5-tap (F(5, 2)) layers: with
-  /// 0.36x the direct products (28 x 28 outputs) their transforms pay off
-  /// at fewer channels (GoogLeNet's 28x28x192 -> 32 layer: 1.06-1.12x the
-  /// direct form, Ice Lake, 1 and 2 threads).
+  /// 5-tap (F(5, 2)) layers: the fewest input and output channels, and the
+  /// most products against the direct form's. With 0.36x the direct
+  /// products their transforms pay off at fewer channels; at 0.47x (7 x 7
+  /// outputs, the pairs' padding counted) they did not. conv-run
+  /// --compare=winograd=off, 10 pairs, Ice Lake, 1 / 2 threads: GoogLeNet's
+  /// 28x28x192 -> 32 1.06-1.12 / 1.10-1.13x, 56x56x32 -> 32 (N8) 1.36 /
+  /// 1.27x, 14x14x256 (N8) 1.30 / 1.57x, 28x28x32 -> 192 (N16) 1.37 /
+  /// 1.61x; 7x7x128 (N16) 0.90 / 1.01x.
   int64_t minChannels5 = 32;
+  double maxProductRatio5 = 0.4;
 };
 
 /// Whether a filter gradient with `g`'s geometry and element type is

@@ -313,10 +313,19 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // the entries of the whole batch, and reads the input and out_backprop
     // once. (conv-run, 15 pairs, 2 / 1 threads: rn3 +10 / -1 %; with their
     // 1 MiB and 4 MiB of products rn8 -4 / -5 %, rn9 -10 / -12 %: the
-    // halves' products and their sum.)
+    // halves' products and their sum.) F(5, 2)'s first-dimension
+    // transforms (5 terms a value, from 2 R + 4 input rows for R pair rows)
+    // weigh more against its products: halves and several entries an
+    // iteration pay off up to three quarters of the L2 of products
+    // (`heavyBudgets`; GoogLeNet's 28x28x192 -> 32 layer, 884 KiB: halves,
+    // all 6 entries an iteration, +3-6 / +5 % with 1 / 2 threads on the
+    // 1.25 MiB L2 of Ice Lake, paired).
+    bool five = s.taps == 5;
     int64_t points = power(s.points, n);
     int64_t batchParts =
-        batch % 2 == 0 && points * cin * cout * 4 <= 2 * budget ? 2 : 1;
+        batch % 2 == 0 && points * cin * cout * 4 <= (five ? 12 : 2) * budget
+            ? 2
+            : 1;
     int64_t partItems = batch / batchParts;
     int64_t items = partItems, blockRows = rows;
     if (perItem * partItems <= budget) {
@@ -356,7 +365,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     if (lastTaps)
       for (int64_t e = groups; e > 1; --e)
         if (groups % e == 0 && batchParts * groups / e >= threads &&
-            e * s.points * cin * cout * 4 <= 8 * budget) {
+            e * s.points * cin * cout * 4 <= (five ? 12 : 8) * budget) {
           entries = e;
           break;
         }

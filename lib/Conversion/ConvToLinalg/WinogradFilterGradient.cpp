@@ -584,13 +584,16 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     Value dest = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({entries, s.taps, cin, cout}, f32),
         forall.getRegionIterArgs()[0], mOffsets, mSizes, mStrides);
-    for (int64_t e = 0; e < entries; ++e) {
+    // Entry e's taps (an scf.for over the entries: the IR, and the
+    // bufferization's time, stay the same size for any E).
+    auto entryTaps = [&](OpFoldResult e, Value destIn) -> Value {
       Value products = result;
       if (entries > 1)
         products = tensor::ExtractSliceOp::create(
             rewriter, loc, RankedTensorType::get({s.points, cin, cout}, f32),
             result,
-            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(e * s.points),
+            ArrayRef<OpFoldResult>{affine::makeComposedFoldedAffineApply(
+                                       rewriter, loc, s0 * s.points, {e}),
                                    rewriter.getIndexAttr(0),
                                    rewriter.getIndexAttr(0)},
             ArrayRef<OpFoldResult>{rewriter.getIndexAttr(s.points),
@@ -598,8 +601,26 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                    rewriter.getIndexAttr(cout)},
             unitStrides);
       Value taps = transformTaps(rewriter, loc, s, products, 0,
-                                 indexSlice(rewriter, loc, dest, 0, e));
-      dest = insertAtIndex(rewriter, loc, taps, dest, 0, e);
+                                 indexSlice(rewriter, loc, destIn, 0, e));
+      Entry slot = indexEntry(rewriter, {entries, s.taps, cin, cout}, 0, e);
+      return tensor::InsertSliceOp::create(
+          rewriter, loc, addUnitDim(rewriter, loc, taps, 0), destIn,
+          slot.offsets, slot.sizes, slot.strides);
+    };
+    if (entries == 1) {
+      dest = entryTaps(rewriter.getIndexAttr(0), dest);
+    } else {
+      auto entryTapLoop = scf::ForOp::create(
+          rewriter, loc, c0,
+          arith::ConstantIndexOp::create(rewriter, loc, entries), c1,
+          ValueRange{dest});
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToStart(entryTapLoop.getBody());
+      scf::YieldOp::create(
+          rewriter, loc,
+          entryTaps(OpFoldResult(entryTapLoop.getInductionVar()),
+                    entryTapLoop.getRegionIterArgs()[0]));
+      dest = entryTapLoop.getResult(0);
     }
     rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(rewriter, loc, dest,

@@ -160,7 +160,8 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // point a = 4 a0 + j the last dimension's transform and the dw_tap
 // contraction into the iteration's product 4 e + j; after the blocks, the
 // 3 taps of the last dimension (GT) of each entry's 4 products into
-// M[2 it + e], and GT along the first dimension after the forall.
+// M[2 it + e] (a loop over the entries), and GT along the first dimension
+// after the forall.
 // BLK-LABEL: func.func @c64
 // BLK:         %[[X:.+]] = tensor.pad
 // BLK:         %[[M:.+]] = bufferization.alloc_tensor() : tensor<4x3x64x64xf32>
@@ -188,10 +189,11 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLK:                   tensor.insert_slice %{{.+}} into %[[ACC]][%[[SL]], 0, 0] [1, 64, 64] [1, 1, 1]
 // BLK:           %[[BASE:.+]] = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%[[IT]]]
 // BLK:           tensor.extract_slice %[[S]][%[[BASE]], 0, 0, 0] [2, 3, 64, 64] [1, 1, 1, 1]
-// BLK:           tensor.extract_slice %[[R]][0, 0, 0] [4, 64, 64]
-// BLK-COUNT-3:   conv.role = "winograd_transform"
-// BLK:           tensor.extract_slice %[[R]][4, 0, 0] [4, 64, 64]
-// BLK-COUNT-3:   conv.role = "winograd_transform"
+// BLK:           scf.for %[[TE:.+]] = %c0 to %c2 step %c1 iter_args(
+// BLK:             %[[TP:.+]] = affine.apply affine_map<()[s0] -> (s0 * 4)>()[%[[TE]]]
+// BLK:             tensor.extract_slice %[[R]][%[[TP]], 0, 0] [4, 64, 64]
+// BLK-COUNT-3:     conv.role = "winograd_transform"
+// BLK:             tensor.insert_slice %{{.+}} into %{{.+}}[%[[TE]], 0, 0, 0] [1, 3, 64, 64]
 // BLK:           scf.forall.in_parallel
 // BLK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[BASE]], 0, 0, 0] [2, 3, 64, 64] [1, 1, 1, 1]
 // BLK:         bufferization.alloc_tensor() : tensor<3x3x64x64xf32>

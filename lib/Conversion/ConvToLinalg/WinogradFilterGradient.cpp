@@ -184,7 +184,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     return contraction.getResult(0);
   }
 
-  /// GT along dimension `d` of `v` (4 points -> 3 taps) into `dest` (3 ops).
+  /// GT along dimension `d` of `v` (s.points points -> s.taps taps) into
+  /// `dest` (one op a tap).
   static Value transformTaps(PatternRewriter &rewriter, Location loc,
                              const Scheme &s, Value v, int64_t d, Value dest) {
     for (int64_t k = 0; k < s.taps; ++k) {
@@ -317,9 +318,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // transforms (5 terms a value, from 2 R + 4 input rows for R pair rows)
     // weigh more against its products: halves and several entries an
     // iteration pay off up to three quarters of the L2 of products
-    // (`heavyBudgets`; GoogLeNet's 28x28x192 -> 32 layer, 884 KiB: halves,
-    // all 6 entries an iteration, +3-6 / +5 % with 1 / 2 threads on the
-    // 1.25 MiB L2 of Ice Lake, paired).
+    // (GoogLeNet's 28x28x192 -> 32 layer, 884 KiB: halves, all 6 entries
+    // an iteration, +6 % with 1 and 2 threads on the 1.25 MiB L2 of Ice
+    // Lake, paired).
     bool five = s.taps == 5;
     int64_t points = power(s.points, n);
     int64_t batchParts =
@@ -344,9 +345,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     Type f32 = rewriter.getF32Type();
     MLIRContext *ctx = rewriter.getContext();
     int64_t groups = points / s.points;
-    // J points an iteration: all 4 of an entry a', unless the iterations
-    // would be fewer than the threads (each then transforms its block's
-    // first dimensions again).
+    // J points an iteration: all 4 (F(5, 2): 6) of an entry a', unless the
+    // iterations would be fewer than the threads (each then transforms its
+    // block's first dimensions again).
     int64_t perIteration = s.points;
     while (perIteration > 1 &&
            batchParts * groups * (s.points / perIteration) < threads)

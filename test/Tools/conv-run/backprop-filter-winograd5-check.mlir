@@ -9,11 +9,12 @@
 // A 4 KiB L2 and a 16 KiB last-level cache: each point's product a 1x1
 // conv.backprop_filter lowered in batch blocks.
 // RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=4096 --l3-cache-bytes=16384 --check --seed 3 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
-// A 32 KiB L2: the points' reduction blocks of at most 2 KiB, with 2
-// threads (6 points an iteration of the forall), 5 (3 points) and 9 (1).
+// A 32 KiB L2: the points' reduction blocks of at most 2 KiB, with 2 and 5
+// threads (6 points an iteration of the forall), 9 (3 points) and 13 (1).
 // RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 4 --num-threads=2 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 5 --num-threads=5 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-run %s --entry dilated --winograd=on --l2-cache-bytes=32768 --check --seed 6 --num-threads=9 --min-parallel-flops=0 | FileCheck %s
+// RUN: conv-run %s --entry same_odd --winograd=on --l2-cache-bytes=32768 --check --seed 11 --num-threads=13 --min-parallel-flops=0 | FileCheck %s
 // RUN: conv-opt %s --conv-lower-to-llvm-cpu="optimize winograd=on l2-cache-bytes=32768 num-threads=5" -o /dev/null
 // Explicit pads (0, 3) and (4, 1) with dilations 2 and 3.
 // RUN: conv-run %s --entry dilated --winograd=on --check --seed 7 --num-threads=2 --min-parallel-flops=0 | FileCheck %s

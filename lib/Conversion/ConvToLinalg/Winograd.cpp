@@ -129,13 +129,13 @@ Value mlir::conv::detail::applyWinogradTerms(
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
+        // Mixed magnitudes: each product with `contract` (an FMA).
+        auto fmf = scale == 0 ? arith::FastMathFlags::contract
+                              : arith::FastMathFlags::none;
         Value acc;
         for (auto [i, term] : llvm::enumerate(terms)) {
           Value arg = args[i];
           double magnitude = std::fabs(term.second);
-          // Mixed magnitudes: each product with `contract` (an FMA).
-          auto fmf = scale == 0 ? arith::FastMathFlags::contract
-                                : arith::FastMathFlags::none;
           if (scale == 0 && magnitude != 1.0)
             arg = arith::MulFOp::create(
                 nb, nl, arg,

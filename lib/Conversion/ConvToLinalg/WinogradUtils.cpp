@@ -235,10 +235,10 @@ Value applyScaledTerms(OpBuilder &b, Location loc, ArrayRef<Value> ts,
 
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,
                      const WinogradMatrix &coef, Value a, int64_t pairs) {
-  // Every row as `width` terms (the most nonzeros of a row, at least two):
-  // a shorter row repeats its first value times 0.
+  // Every row as `width` terms (the most nonzeros of a row): a shorter row
+  // repeats its first value times 0.
   SmallVector<SmallVector<std::pair<int64_t, double>>> rows;
-  size_t width = 2;
+  size_t width = 0;
   for (int64_t row = 0; row < coef.rows; ++row) {
     SmallVector<std::pair<int64_t, double>> terms;
     for (int64_t i = 0; i < coef.cols; ++i)

@@ -90,7 +90,7 @@ Value applyScaledTerms(OpBuilder &b, Location loc, ArrayRef<Value> ts,
 /// Row `a` (dynamic) of the transform `coef` along the last spatial
 /// dimension `d` of `o` (no point dimensions): sum_i coef[a][i] * value i
 /// (block i / 2, column d (i % 2)), as c0 * value p0 + c1 * value p1 +
-/// ... (as many terms as the most nonzeros of a row, at least two; the
+/// ... (as many terms as the most nonzeros of a row; the
 /// positions p_k and coefficients c_k selected by `a`, a shorter row's
 /// last terms its first value times 0).
 Value transformEntry(OpBuilder &b, Location loc, const Operand &o, int64_t d,

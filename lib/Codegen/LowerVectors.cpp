@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conv/Codegen/Passes.h"
+#include "conv/Conversion/ConvToLinalg/ConvToLinalg.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1127,29 +1128,74 @@ bool hasOddBF16Vectors(Operation *func) {
 }
 
 /// Software prefetch for the loops marked conv.prefetch_ahead = D (a
-/// tap-row tile's loop over window positions, one a step): for every
-/// vector.transfer_read in the body whose indices use the induction
-/// variable (itself or plus a constant), a memref.prefetch of the same
-/// indices D iterations ahead (a prefetch past the end of the memref does
-/// not fault).
+/// tap-row tile's loop over window positions, one a step) or
+/// conv.prefetch_ahead_nested = D (a transposed convolution's loop over
+/// phase rows, TransposeDot.cpp): for every vector.transfer_read of a
+/// memref in the body (for the nested form: anywhere in it, in inner loops
+/// and branches too) whose indices use the induction
+/// variable (itself or plus a constant, through affine.apply or
+/// arith.addi), a memref.prefetch of the same indices D iterations ahead
+/// (a prefetch past the end of the memref does not fault). Of the reads
+/// of one row at several offsets (the same memref, block and other
+/// indices) only the furthest prefetches.
 void insertAheadPrefetches(func::FuncOp func) {
   func.walk([&](scf::ForOp loop) {
+    bool nested = false;
     auto attr = loop->getAttrOfType<IntegerAttr>(conv::kPrefetchAheadAttr);
+    if (!attr) {
+      attr =
+          loop->getAttrOfType<IntegerAttr>(conv::kPrefetchAheadNestedAttrName);
+      nested = true;
+    }
     if (!attr)
       return;
     loop->removeAttr(conv::kPrefetchAheadAttr);
+    loop->removeAttr(conv::kPrefetchAheadNestedAttrName);
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step)
       return;
     int64_t distance = attr.getInt() * *step;
     Value iv = loop.getInductionVar();
     SmallVector<vector::TransferReadOp> reads;
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (auto read = dyn_cast<vector::TransferReadOp>(op))
-        if (isa<MemRefType>(read.getBase().getType()))
-          reads.push_back(read);
-    // The reads of one row at several offsets (out_backprop at q + k*dil
-    // for each tap) prefetch the furthest only.
+    auto take = [&](vector::TransferReadOp read) {
+      if (isa<MemRefType>(read.getBase().getType()))
+        reads.push_back(read);
+    };
+    if (nested)
+      loop.getBody()->walk(take);
+    else
+      for (Operation &op : loop.getBody()->without_terminator())
+        if (auto read = dyn_cast<vector::TransferReadOp>(op))
+          take(read);
+    // The constant c of an index iv + c: iv itself or affine.apply d0 + c;
+    // in the nested form also arith.addi of such an index and a constant.
+    std::function<std::optional<int64_t>(Value)> offsetFromIv =
+        [&](Value index) -> std::optional<int64_t> {
+      if (index == iv)
+        return 0;
+      if (auto apply = index.getDefiningOp<affine::AffineApplyOp>()) {
+        if (apply.getMapOperands().size() != 1 ||
+            apply.getMapOperands()[0] != iv ||
+            apply.getAffineMap().getNumResults() != 1)
+          return std::nullopt;
+        auto sum =
+            dyn_cast<AffineBinaryOpExpr>(apply.getAffineMap().getResult(0));
+        if (sum && sum.getKind() == AffineExprKind::Add &&
+            isa<AffineDimExpr>(sum.getLHS()))
+          if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS()))
+            return c.getValue();
+        return std::nullopt;
+      }
+      auto add = index.getDefiningOp<arith::AddIOp>();
+      if (!nested || !add)
+        return std::nullopt;
+      for (auto [term, other] : {std::pair{add.getLhs(), add.getRhs()},
+                                 std::pair{add.getRhs(), add.getLhs()}})
+        if (std::optional<int64_t> c = getConstantIntValue(other))
+          if (std::optional<int64_t> inner = offsetFromIv(term))
+            return *inner + *c;
+      return std::nullopt;
+    };
     struct Ahead {
       vector::TransferReadOp read;
       int64_t at, offset;
@@ -1158,30 +1204,17 @@ void insertAheadPrefetches(func::FuncOp func) {
     for (vector::TransferReadOp read : reads) {
       ValueRange indices = read.getIndices();
       int64_t at = -1, offset = 0;
-      for (auto [i, index] : llvm::enumerate(indices)) {
-        if (index == iv) {
+      for (auto [i, index] : llvm::enumerate(indices))
+        if (std::optional<int64_t> c = offsetFromIv(index)) {
           at = i;
+          offset = *c;
           break;
         }
-        auto apply = index.getDefiningOp<affine::AffineApplyOp>();
-        if (apply && apply.getMapOperands().size() == 1 &&
-            apply.getMapOperands()[0] == iv &&
-            apply.getAffineMap().getNumResults() == 1) {
-          auto sum =
-              dyn_cast<AffineBinaryOpExpr>(apply.getAffineMap().getResult(0));
-          if (sum && sum.getKind() == AffineExprKind::Add &&
-              isa<AffineDimExpr>(sum.getLHS()))
-            if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS())) {
-              at = i;
-              offset = c.getValue();
-              break;
-            }
-        }
-      }
       if (at < 0)
         continue;
       auto sameRow = [&](Ahead &a) {
-        if (a.read.getBase() != read.getBase() || a.at != at)
+        if (a.read.getBase() != read.getBase() || a.at != at ||
+            a.read->getBlock() != read->getBlock())
           return false;
         for (auto [i, index] : llvm::enumerate(indices))
           if (int64_t(i) != at && a.read.getIndices()[i] != index)
@@ -1481,6 +1514,7 @@ struct LowerVectors
       loop->removeAttr(conv::kPrefetchTilesInnerAttr);
       loop->removeAttr(conv::kPrefetchDistanceAttr);
       loop->removeAttr(conv::kPrefetchAheadAttr);
+      loop->removeAttr(conv::kPrefetchAheadNestedAttrName);
     });
     auto apply = [&](auto populate) {
       RewritePatternSet patterns(ctx);

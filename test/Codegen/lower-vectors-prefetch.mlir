@@ -423,3 +423,59 @@ func.func @rows_tiles_inner(%x: memref<64x64xf32>, %dy: memref<64x128xf32>, %out
   } {conv.prefetch_tiles}
   return
 }
+
+// -----
+
+// conv.prefetch_ahead_nested = 1 (TransposeDot.cpp's loop over phase rows):
+// the reads anywhere in its body, in an inner loop inside a branch here,
+// whose indices use the induction variable plus a constant (arith.addi or
+// affine.apply) prefetch the same indices a row ahead. Of the reads of one
+// column at rows mh - 1 and mh only the furthest prefetches (row mh + 1);
+// the kernel's read, without the induction variable, does not; the mark is
+// removed.
+// CHECK-LABEL: func.func @ahead_nested
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         scf.for %[[MH:[a-z0-9_]+]] = %{{.+}} to %{{.+}} step %[[C1]]
+// CHECK:           scf.if
+// CHECK:             scf.for %[[CH:[a-z0-9_]+]] =
+// CHECK:               %[[A0:.+]] = arith.addi %[[MH]], %[[C1]] : index
+// CHECK:               memref.prefetch %arg0[%[[A0]], %[[W:[a-z0-9_]+]], %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
+// CHECK:               %[[A1:.+]] = arith.addi %[[MH]], %[[C1]] : index
+// CHECK:               memref.prefetch %arg0[%[[A1]], %[[W1:[0-9]+]], %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
+// CHECK-NOT:           memref.prefetch
+// CHECK:               scf.yield
+// CHECK-NOT:     conv.prefetch_ahead_nested
+// OFF-LABEL: func.func @ahead_nested
+// OFF-NOT:     memref.prefetch
+// OFF-NOT:     conv.prefetch_ahead_nested
+func.func @ahead_nested(%x: memref<8x32x64xf32>, %k: memref<2x64xf32>, %w: index, %cond: i1) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %cm1 = arith.constant -1 : index
+  %f0 = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %r = scf.for %mh = %c1 to %c8 step %c1 iter_args(%s = %zero) -> (vector<16xf32>) {
+    %prev = arith.addi %mh, %cm1 : index
+    %w1 = affine.apply affine_map<(d0) -> (d0 + 1)>(%w)
+    %t = scf.if %cond -> (vector<16xf32>) {
+      %u = scf.for %ch = %c0 to %c64 step %c16 iter_args(%a = %s) -> (vector<16xf32>) {
+        %x0 = vector.transfer_read %x[%prev, %w, %ch], %f0 {in_bounds = [true]} : memref<8x32x64xf32>, vector<16xf32>
+        %x1 = vector.transfer_read %x[%mh, %w, %ch], %f0 {in_bounds = [true]} : memref<8x32x64xf32>, vector<16xf32>
+        %x2 = vector.transfer_read %x[%mh, %w1, %ch], %f0 {in_bounds = [true]} : memref<8x32x64xf32>, vector<16xf32>
+        %k0 = vector.transfer_read %k[%c0, %ch], %f0 {in_bounds = [true]} : memref<2x64xf32>, vector<16xf32>
+        %f = vector.fma %x0, %k0, %a : vector<16xf32>
+        %g = vector.fma %x1, %k0, %f : vector<16xf32>
+        %h = vector.fma %x2, %k0, %g : vector<16xf32>
+        scf.yield %h : vector<16xf32>
+      }
+      scf.yield %u : vector<16xf32>
+    } else {
+      scf.yield %s : vector<16xf32>
+    }
+    scf.yield %t : vector<16xf32>
+  } {conv.prefetch_ahead_nested = 1 : i64}
+  return %r : vector<16xf32>
+}

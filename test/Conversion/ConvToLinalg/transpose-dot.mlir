@@ -178,6 +178,9 @@ func.func @one_channel_15_taps(%x: tensor<1x64x32xf32>, %k: tensor<15x1x32xf32>)
 // CHECK:                   vector.transfer_read %arg1[%c2, %c3, %c0,
 // CHECK-COUNT-96:          vector.fma
 // CHECK-COUNT-3:       vector.transfer_write %{{.*}}, %{{.*}}[%[[ROW1]], %{{.*}}] : vector<16xf32>, tensor<16x?xf32>
+// The loop over phase rows: its tiles' input rows prefetched a phase row
+// ahead (conv-cpu-lower-vectors).
+// CHECK:           } {conv.prefetch_ahead_nested = 1 : i64}
 // CHECK:         tensor.expand_shape %[[SUMS]] {{\[}}[0], [1], [2, 3]] output_shape [1, 16, 64, 3] : tensor<1x16x192xf32> into tensor<1x16x64x3xf32>
 // A 5x5 stride-2 layer (3 and 2 kernel rows a phase: 5 x 5 x 8 x 3 = 600
 // FMAs a tile body): two bodies would unroll more than 1024 FMAs, so every

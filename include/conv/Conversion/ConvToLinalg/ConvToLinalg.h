@@ -60,6 +60,14 @@ constexpr llvm::StringLiteral kRoleWindowBorder = "window_border";
 /// once, in the order of its reduction (conv-cpu-tile-and-vectorize marks
 /// its register tiles' reduction loops for software prefetch).
 constexpr llvm::StringLiteral kDwStreamAttrName = "conv.dw_stream";
+/// On an scf.for: the distance, in iterations, at which conv-cpu-lower-
+/// vectors (`prefetch`) prefetches the rows that the reads anywhere in its
+/// body (inner loops and branches too) read at its induction variable plus
+/// a constant. Set on the loop over phase rows of tiny-Cout transposed
+/// convolutions (TransposeDot.cpp), whose tiles read each input row from
+/// memory when its loop first reaches it.
+constexpr llvm::StringLiteral kPrefetchAheadNestedAttrName =
+    "conv.prefetch_ahead_nested";
 /// On a dw_tap contraction of bf16 pair operands (docs/Lowering.md §2.6):
 /// its last loop `e` (extent 2) is the pair of consecutive output positions
 /// along the last spatial dimension, innermost in both operands (loops

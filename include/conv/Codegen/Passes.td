@@ -276,7 +276,12 @@ def ConvCPULowerVectorsPass
     `vector.transfer_read` of a memref indexed by the induction variable
     (or it plus a constant) gets a `memref.prefetch` of the same indices D
     iterations ahead; of the reads of one row at several offsets (the
-    out_backprop rows of the taps) only the furthest.
+    out_backprop rows of the taps) only the furthest. A loop marked
+    `conv.prefetch_ahead_nested = D` (a tiny-Cout transposed convolution's
+    loop over phase rows) does the same for the reads anywhere in its body,
+    in inner loops and branches too, whose index is the induction variable
+    plus a constant through `affine.apply` or `arith.addi` (the furthest of
+    the reads that differ only in that constant, per block).
 
     Grouped filter-gradient tiles acc[ci, g, co] += x[k, g, ci] *
     y[k, g, co] (lane groups, conv-cpu-tile-and-vectorize) run first: the
@@ -305,7 +310,8 @@ def ConvCPULowerVectorsPass
            "Prefetch the next rows of the right-hand operand of contractions "
            "in loops marked conv.prefetch_rhs, of both operands in loops "
            "marked conv.prefetch_rows, and the rows read D positions ahead "
-           "in loops marked conv.prefetch_ahead = D">,
+           "in loops marked conv.prefetch_ahead = D (or, anywhere in their "
+           "body, conv.prefetch_ahead_nested = D)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -436,12 +436,13 @@ func.func @rows_tiles_inner(%x: memref<64x64xf32>, %dy: memref<64x128xf32>, %out
 // CHECK-LABEL: func.func @ahead_nested
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK:         scf.for %[[MH:[a-z0-9_]+]] = %{{.+}} to %{{.+}} step %[[C1]]
+// CHECK:           %[[W1:.+]] = affine.apply #{{.+}}(%arg2)
 // CHECK:           scf.if
 // CHECK:             scf.for %[[CH:[a-z0-9_]+]] =
 // CHECK:               %[[A0:.+]] = arith.addi %[[MH]], %[[C1]] : index
-// CHECK:               memref.prefetch %arg0[%[[A0]], %[[W:[a-z0-9_]+]], %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
+// CHECK:               memref.prefetch %arg0[%[[A0]], %arg2, %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
 // CHECK:               %[[A1:.+]] = arith.addi %[[MH]], %[[C1]] : index
-// CHECK:               memref.prefetch %arg0[%[[A1]], %[[W1:[0-9]+]], %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
+// CHECK:               memref.prefetch %arg0[%[[A1]], %[[W1]], %[[CH]]], read, locality<3>, data : memref<8x32x64xf32>
 // CHECK-NOT:           memref.prefetch
 // CHECK:               scf.yield
 // CHECK-NOT:     conv.prefetch_ahead_nested

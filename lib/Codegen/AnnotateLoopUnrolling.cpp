@@ -1,7 +1,8 @@
 //===- AnnotateLoopUnrolling.cpp - conv-cpu-annotate-loop-unrolling -------===//
 //
 // Every scf.for that conv-cpu-tile-and-vectorize did not mark with
-// conv.llvm_unroll gets an `unroll disable` loop annotation, so that LLVM's
+// conv.llvm_unroll, and that is not a small innermost loop, gets an
+// `unroll disable` loop annotation, so that LLVM's
 // loop unroll passes skip it instead of analysing it (see Passes.td); one
 // marked with conv.llvm_unroll_count = N gets `unroll count N`.
 //
@@ -28,13 +29,24 @@ namespace {
 /// speed without).
 constexpr int64_t kMaxSmallLoopTrips = 16;
 
-bool isSmallInnermost(scf::ForOp loop) {
+/// ... and of at most max-small-loop-ops operations in their body (64 by
+/// default). The reduction loops around a register tile (a 12x32 tile's:
+/// 330-550 operations, two to sixteen iterations) are innermost and short
+/// too, but LLVM never unrolls them, and its unroll passes spent up to
+/// three quarters of the -O2 pipeline's time finding that out (see
+/// Passes.td). The loops it does unroll (the gathers, the tap loops) have
+/// 2-40 operations.
+bool isSmallInnermost(scf::ForOp loop, int64_t maxOps) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getSExtValue() > kMaxSmallLoopTrips)
     return false;
-  WalkResult nested = loop.getBody()->walk(
-      [](LoopLikeOpInterface) { return WalkResult::interrupt(); });
-  return !nested.wasInterrupted();
+  int64_t ops = 0;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (isa<LoopLikeOpInterface>(op) || ++ops > maxOps)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
 }
 
 /// `llvm.loop_annotation<unroll = <disable = true>>`, or with `count`
@@ -59,6 +71,8 @@ LLVM::LoopAnnotationAttr unrollAnnotation(MLIRContext *ctx,
 struct AnnotateLoopUnrolling
     : public conv::impl::ConvCPUAnnotateLoopUnrollingPassBase<
           AnnotateLoopUnrolling> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     auto disable = unrollAnnotation(ctx, std::nullopt);
@@ -75,7 +89,8 @@ struct AnnotateLoopUnrolling
         return;
       }
       if (loop->removeAttr(conv::kLLVMUnrollAttr) ||
-          loop->hasAttr(conv::kLoopAnnotationAttr) || isSmallInnermost(loop))
+          loop->hasAttr(conv::kLoopAnnotationAttr) ||
+          isSmallInnermost(loop, maxSmallLoopOps))
         return;
       loop->setAttr(conv::kLoopAnnotationAttr, disable);
     });

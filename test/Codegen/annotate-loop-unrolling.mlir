@@ -1,8 +1,10 @@
 // RUN: conv-opt %s --conv-cpu-annotate-loop-unrolling | FileCheck %s
+// RUN: conv-opt %s --conv-cpu-annotate-loop-unrolling=max-small-loop-ops=2 \
+// RUN:   | FileCheck %s --check-prefix=OPS
 
 // Loops marked conv.llvm_unroll lose the marker and stay LLVM's to unroll;
-// so do innermost loops of at most 16 iterations and loops that already
-// have an annotation. Every other loop gets `unroll disable`, as do loops
+// so do innermost loops of at most 16 iterations and 64 operations
+// (max-small-loop-ops) and loops that already have an annotation. Every other loop gets `unroll disable`, as do loops
 // marked conv.llvm_no_unroll.
 
 // CHECK-DAG: #[[$UNROLL:.+]] = #llvm.loop_unroll<disable = true>
@@ -76,5 +78,33 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
   scf.for %j = %c0 to %c64 step %c1 {
     memref.store %f, %m[%c0, %j] : memref<64x64xf32>
   } {llvm.loop_annotation = #llvm.loop_annotation<unroll = <full = true>>}
+  return
+}
+
+// The operation bound: a 3-iteration innermost loop of 2 operations (the
+// store and the yield) stays LLVM's; one of 3 (a register tile's
+// reduction loop, in small) is disabled. By default (64) both stay.
+// CHECK-LABEL: func.func @loop_sizes
+// CHECK:       scf.for
+// CHECK:       }{{$}}
+// CHECK:       scf.for
+// CHECK:       }{{$}}
+// OPS-LABEL:   func.func @loop_sizes
+// OPS:         scf.for
+// OPS:         }{{$}}
+// OPS:         scf.for
+// OPS:         } {llvm.loop_annotation = #{{.*}}}
+func.func @loop_sizes(%m: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %j = %c0 to %c3 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+  }
+  scf.for %j = %c0 to %c3 step %c1 {
+    memref.store %f, %m[%c0, %j] : memref<64x64xf32>
+    memref.store %f, %m[%c1, %j] : memref<64x64xf32>
+  }
   return
 }

@@ -32,10 +32,9 @@ constexpr int64_t kMaxSmallLoopTrips = 16;
 /// ... and of at most max-small-loop-ops operations in their body (64 by
 /// default). The reduction loops around a register tile (a 12x32 tile's:
 /// 330-550 operations, two to sixteen iterations) are innermost and short
-/// too, but LLVM never unrolls them, and its unroll passes spent up to
-/// three quarters of the -O2 pipeline's time finding that out (see
-/// Passes.td). The loops it does unroll (the gathers, the tap loops) have
-/// 2-40 operations.
+/// too, but LLVM never unrolls them, and its unroll passes spent a fifth
+/// to a quarter of the LLVM stage finding that out (see Passes.td). The loops
+/// it does unroll (the gathers, the tap loops) have 2-40 operations.
 bool isSmallInnermost(scf::ForOp loop, int64_t maxOps) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getSExtValue() > kMaxSmallLoopTrips)

@@ -246,6 +246,13 @@ def ConvertConvToLinalgPass : Pass<"convert-conv-to-linalg"> {
            "computed once for the 4 points of the last dimension (0: the "
            "whole-batch transforms; the CPU pipeline uses a sixteenth of "
            "the L2)">,
+    Option<"dwWinogradL1BlockBytes", "dw-winograd-l1-block-bytes",
+           "int64_t", /*default=*/"0",
+           "With dw-winograd-block-bytes: F(3, 2) blocks of at most this "
+           "many bytes of one point's transformed operands, so that its "
+           "contraction re-reads them from the L1 (0: "
+           "dw-winograd-block-bytes; the CPU pipeline uses three quarters "
+           "of the L1)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

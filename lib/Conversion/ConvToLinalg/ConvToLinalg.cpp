@@ -58,7 +58,7 @@ struct ConvertConvToLinalgPass
     dwWinogradRule.maxProductRatio = dwWinogradMaxProducts;
     populateBackpropFilterWinogradPatterns(
         patterns, *dwWinogradMode, dwReductionBlockBytes, dwWinogradRule,
-        dwWinogradBlockBytes, dwThreads);
+        dwWinogradBlockBytes, dwThreads, dwWinogradL1BlockBytes);
     BackpropFilterLoweringOptions dwOptions;
     dwOptions.reductionBlockBytes = dwReductionBlockBytes;
     dwOptions.smallFilterBlockBytes = dwSmallFilterBlockBytes;

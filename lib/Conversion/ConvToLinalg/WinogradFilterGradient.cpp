@@ -117,10 +117,12 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   BackpropFilterToWinograd(MLIRContext *ctx, WinogradMode mode,
                            int64_t blockBytes,
                            const WinogradFilterGradientRule &rule,
-                           int64_t pointBlockBytes, int64_t threads)
+                           int64_t pointBlockBytes, int64_t threads,
+                           int64_t pointBlockL1Bytes)
       : OpRewritePattern(ctx, /*benefit=*/2), mode(mode),
         blockBytes(blockBytes), rule(rule), pointBlockBytes(pointBlockBytes),
-        threads(std::max<int64_t>(1, threads)) {}
+        threads(std::max<int64_t>(1, threads)),
+        pointBlockL1Bytes(pointBlockL1Bytes) {}
 
   WinogradMode mode;
   /// A point's 1x1 filter gradient whose operands exceed this many bytes is
@@ -134,6 +136,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   int64_t pointBlockBytes = 0;
   /// The threads that the points' scf.forall is spread over.
   int64_t threads = 1;
+  /// F(3, 2): one point's transformed operands per reduction block, at
+  /// most, when smaller than pointBlockBytes (0: no such bound).
+  int64_t pointBlockL1Bytes = 0;
 
   /// Point a_last's operands along the last dimension: V (the input
   /// window's transform, BT) and U (out_backprop's, A) of `x` and `dy`
@@ -286,8 +291,9 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
   /// on one thread in the same order for any J and E, and the output
   /// transform sums in the same order too: the results are the same for
   /// every thread count. None for 1-D layers, or when the 4 products of an
-  /// iteration exceed 16 x pointBlockBytes (their accumulators would not
-  /// stay in the L2).
+  /// iteration exceed 8 x pointBlockBytes (half the L2 with the pipeline's
+  /// budget: their accumulators would not stay in the L2 beside the
+  /// block's operands).
   std::optional<Value> blockedProducts(PatternRewriter &rewriter, Location loc,
                                        const Scheme &s, const Operand &x,
                                        const Operand &dy,
@@ -295,9 +301,14 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                                        int64_t cout) const {
     int64_t budget = pointBlockBytes;
     int64_t n = static_cast<int64_t>(pairs.size());
-    // The J <= 4 products of an iteration stay in the L2 with the
-    // pipeline's budget (a sixteenth of it): 16 Cin Cout <= 16 budget bytes.
-    if (budget <= 0 || n < 2 || s.points * cin * cout * 4 > 16 * budget)
+    // The J <= 4 products of an iteration stay in half the L2 with the
+    // pipeline's budget (a sixteenth of it): 16 Cin Cout <= 8 budget bytes.
+    // (With the whole L2, 16 budgets, ResNet's 14x14x256 layer (rn9) took
+    // these blocks with 1 MiB of products on the 1.25 MiB L2 of Ice Lake:
+    // one 7-position row a block, its products re-read from the L3; the
+    // whole-batch form instead, conv-run with alternating calls, 15 pairs,
+    // 1 / 2 threads: +8 / +12 %; rn3, rn8, dl1, dl2 and db7 within +-4 %.)
+    if (budget <= 0 || n < 2 || s.points * cin * cout * 4 > 8 * budget)
       return std::nullopt;
     auto yType = cast<RankedTensorType>(dy.value.getType());
     int64_t batch = yType.getDimSize(0), rows = pairs[0];
@@ -329,17 +340,27 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
             ? 2
             : 1;
     int64_t partItems = batch / batchParts;
+    // F(3, 2) blocks whose point operands (its contraction's) fit the L1:
+    // ResNet's 56x56x64 layer (rn3) in blocks of 2 pair rows (29 KiB a
+    // point) instead of 4 (57 KiB, the L1 being 48 KiB), conv-run with
+    // alternating calls, 15-20 pairs, 1 / 2 threads on Ice Lake: +11-12 /
+    // +9-10 % (1 row: -8 %); rn8, rn9, dl1, dl2 within +-2 %. F(5, 2)
+    // keeps its blocks: GoogLeNet's 5x5 layer (db7) -8 / -6 % with them
+    // (its first-dimension transforms weigh more per block).
+    int64_t blockBudget = budget;
+    if (pointBlockL1Bytes > 0 && s.taps == 3)
+      blockBudget = std::min(budget, pointBlockL1Bytes);
     int64_t items = partItems, blockRows = rows;
-    if (perItem * partItems <= budget) {
+    if (perItem * partItems <= blockBudget) {
       // One block.
-    } else if (perItem <= budget) {
-      items = budget / perItem;
+    } else if (perItem <= blockBudget) {
+      items = blockBudget / perItem;
       while (partItems % items != 0)
         --items;
     } else {
       items = 1;
       int64_t perRow = std::max<int64_t>(1, perItem / rows);
-      blockRows = std::clamp<int64_t>(budget / perRow, 1, rows);
+      blockRows = std::clamp<int64_t>(blockBudget / perRow, 1, rows);
       while (rows % blockRows != 0)
         --blockRows;
     }
@@ -835,7 +856,8 @@ bool mlir::conv::backpropFilterWinogradApplies(
 void mlir::conv::populateBackpropFilterWinogradPatterns(
     RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes,
     const WinogradFilterGradientRule &rule, int64_t pointBlockBytes,
-    int64_t threads) {
-  patterns.add<BackpropFilterToWinograd>(
-      patterns.getContext(), mode, blockBytes, rule, pointBlockBytes, threads);
+    int64_t threads, int64_t pointBlockL1Bytes) {
+  patterns.add<BackpropFilterToWinograd>(patterns.getContext(), mode,
+                                         blockBytes, rule, pointBlockBytes,
+                                         threads, pointBlockL1Bytes);
 }

@@ -39,6 +39,26 @@
 // budgets: the batch in two halves of 4 images, an iteration each
 // (BLKP lines), summed after the forall.
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=131072" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLKP
+// Blocks only when an iteration's 4 products take at most 8 budgets (half
+// the L2 that the pipeline's budget implies): @rn9's 4 x 256 KiB with a
+// 96 KiB budget keep the whole-batch form (PRODS lines); with 128 KiB they
+// take blocks.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=98304" --canonicalize --split-input-file | FileCheck %s --check-prefix=PRODS
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=131072" --canonicalize --split-input-file | FileCheck %s --check-prefix=PRODSB
+// PRODS-LABEL: func.func @rn9
+// PRODS:         bufferization.alloc_tensor() : tensor<4x8x7x16x256xf32>
+// PRODS:         bufferization.alloc_tensor() : tensor<16x256x256xf32>
+// PRODS:         scf.forall ({{.+}}) in (16)
+// PRODSB-LABEL: func.func @rn9
+// PRODSB-NOT:    tensor<4x8x7x16x256xf32>
+// PRODSB:        bufferization.alloc_tensor() : tensor<4x3x256x256xf32>
+// PRODSB:        scf.forall ({{.+}}) in (4)
+// dw-winograd-l1-block-bytes (the CPU pipeline's three quarters of the
+// L1) caps F(3, 2) blocks only: with 16 KiB @c64 keeps its halves (the L2
+// budget decides them) but reduces 2 pair rows of an image a block (29 KiB
+// of one point's operands at most) instead of whole images (BLKL1 lines);
+// F(5, 2) (@f52) keeps its one block of 8 images.
+// RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=131072 dw-winograd-l1-block-bytes=16384" --canonicalize --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=BLKL1
 // BAD: convert-conv-to-linalg: option dw-winograd: expected 'off', 'auto' or 'on', got 'yes'
 // OFF-NOT: winograd_transform
 
@@ -214,6 +234,15 @@ func.func @one_d(%x: tensor<8x64x64xf32>, %dy: tensor<8x64x64xf32>) -> tensor<3x
 // BLKP:         %[[H1:.+]] = tensor.extract_slice %[[P]][4, 0, 0, 0] [4, 3, 64, 64] [1, 1, 1, 1]
 // BLKP:         linalg.generic {{.+}} ins(%[[H0]], %[[H1]] : tensor<4x3x64x64xf32>, tensor<4x3x64x64xf32>)
 // BLKP:         return %{{.+}} : tensor<3x3x64x64xf32>
+// BLKL1-LABEL: func.func @c64
+// BLKL1:         %[[X:.+]] = tensor.pad
+// BLKL1:         bufferization.alloc_tensor() : tensor<8x3x64x64xf32>
+// BLKL1:         scf.forall (%[[H:.+]]) in (2)
+// BLKL1:           scf.for %[[B:.+]] = %c0 to %c4 step %c1
+// BLKL1:             scf.for %[[Q:.+]] = %c0 to %c14 step %c2
+// BLKL1:               tensor.extract_slice %[[X]][%{{.+}}, %{{.+}}, 0, 0] [1, 6, 30, 64] [1, 1, 1, 1]
+// BLKL1:               conv.role = "dw_tap"
+// BLKL1:         return %{{.+}} : tensor<3x3x64x64xf32>
 // With 5 threads: 8 iterations of 2 points, it = 2 a0 + h (points 4 a0 +
 // 2 h + j), M's slots [2 it, 2 it + 2), and GT along both dimensions after
 // the forall.
@@ -311,6 +340,11 @@ func.func @batch16(%x: tensor<16x7x7x512xf32>, %dy: tensor<16x7x7x512xf32>) -> t
 // AUTO: return
 // AUTOTZ-LABEL: func.func @f52
 // AUTOTZ: scf.forall ({{.+}}) in (36)
+// BLKL1-LABEL: func.func @f52
+// BLKL1:         scf.forall (%{{.+}}) in (2)
+// BLKL1:           tensor.extract_slice %{{.+}}[%{{.+}}, 0, 0, 0] [8, 12, 12, 32] [1, 1, 1, 1]
+// BLKL1-NOT:       scf.for %{{.+}} = %c0 to %c8 step %c1
+// BLKL1:           scf.forall.in_parallel
 func.func @f52(%x: tensor<16x8x8x32xf32>, %dy: tensor<16x8x8x32xf32>) -> tensor<5x5x32x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME
           strides = [1, 1] dilations = [1, 1]

@@ -273,16 +273,17 @@ bool backpropFilterWinogradApplies(
 /// ones are emitted as their dw_tap contraction directly, written into the
 /// products' stack in place (0: always). With `pointBlockBytes` > 0, 2-D
 /// and 3-D layers whose last dimension's 4 (F(5, 2): 6) products take at
-/// most 16 x pointBlockBytes instead reduce each group of those points over
+/// most 8 x pointBlockBytes instead reduce each group of those points over
 /// blocks of the reduction whose transformed operands take at most
-/// `pointBlockBytes` (the first dimensions' transforms inside the points'
-/// forall, once per block), J points an iteration so that the forall keeps
-/// `threads` threads busy. Nothing with WinogradMode::Off;
-/// WinogradMode::Auto follows `rule`.
+/// `pointBlockBytes` (F(3, 2): and at most `pointBlockL1Bytes`, if > 0;
+/// the first dimensions' transforms inside the points' forall, once per
+/// block), J points an iteration so that the forall keeps `threads`
+/// threads busy. Nothing with WinogradMode::Off; WinogradMode::Auto
+/// follows `rule`.
 void populateBackpropFilterWinogradPatterns(
     RewritePatternSet &patterns, WinogradMode mode, int64_t blockBytes = 0,
     const WinogradFilterGradientRule &rule = {}, int64_t pointBlockBytes = 0,
-    int64_t threads = 1);
+    int64_t threads = 1, int64_t pointBlockL1Bytes = 0);
 
 /// How conv.transpose is lowered.
 enum class TransposeLowering {

@@ -318,15 +318,19 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     for (int64_t d = 0; d < n; ++d)
       positions *= pairs[d] * dy.dilations[d];
     int64_t perItem = positions * (cin + cout) * 4;
-    // Small products (all 4^n of them in at most 2 budgets: ResNet's
-    // 64-channel 3x3 layer) of an even batch: two halves of the batch, each
+    // Small products (all 4^n of them in at most 4 budgets, a quarter of
+    // the L2 with the pipeline's: ResNet's 64-channel 3x3 layer) of an even
+    // batch: two halves of the batch, each
     // reduced by iterations of its own into products of its own, summed
     // after the forall (in the same order for any thread count). With 2
     // threads each then transforms every entry of its half instead of half
     // the entries of the whole batch, and reads the input and out_backprop
     // once. (conv-run, 15 pairs, 2 / 1 threads: rn3 +10 / -1 %; with their
     // 1 MiB and 4 MiB of products rn8 -4 / -5 %, rn9 -10 / -12 %: the
-    // halves' products and their sum.) F(5, 2)'s first-dimension
+    // halves' products and their sum.) At most 2 budgets until stop 76: on
+    // the 1.25 MiB L2 of Ice Lake rn3's 256 KiB of products exceeded them;
+    // with halves there +10-12 % with 2 threads, +1 % with 1 (conv-run,
+    // 30 / 15 pairs; rn8, dl2 unchanged). F(5, 2)'s first-dimension
     // transforms (5 terms a value, from 2 R + 4 input rows for R pair rows)
     // weigh more against its products: halves and several entries an
     // iteration pay off up to three quarters of the L2 of products
@@ -336,7 +340,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     bool five = s.taps == 5;
     int64_t points = power(s.points, n);
     int64_t batchParts =
-        batch % 2 == 0 && points * cin * cout * 4 <= (five ? 12 : 2) * budget
+        batch % 2 == 0 && points * cin * cout * 4 <= (five ? 12 : 4) * budget
             ? 2
             : 1;
     int64_t partItems = batch / batchParts;

@@ -42,13 +42,18 @@
 // Blocks only when an iteration's 4 products take at most 8 budgets (half
 // the L2 that the pipeline's budget implies): @rn9's 4 x 256 KiB with a
 // 96 KiB budget keep the whole-batch form (PRODS lines); with 128 KiB they
-// take blocks.
+// take blocks. With 96 KiB @c64's 16 products (256 KiB) take at most 4
+// budgets (a quarter of the L2): the batch in two halves.
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=98304" --canonicalize --split-input-file | FileCheck %s --check-prefix=PRODS
 // RUN: conv-opt %s "--convert-conv-to-linalg=dw-winograd=on dw-winograd-block-bytes=131072" --canonicalize --split-input-file | FileCheck %s --check-prefix=PRODSB
 // PRODS-LABEL: func.func @rn9
 // PRODS:         bufferization.alloc_tensor() : tensor<4x8x7x16x256xf32>
 // PRODS:         bufferization.alloc_tensor() : tensor<16x256x256xf32>
 // PRODS:         scf.forall ({{.+}}) in (16)
+// PRODS-LABEL: func.func @c64
+// PRODS:         bufferization.alloc_tensor() : tensor<8x3x64x64xf32>
+// PRODS:         scf.forall ({{.+}}) in (2)
+// PRODS:         linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<4x3x64x64xf32>, tensor<4x3x64x64xf32>)
 // PRODSB-LABEL: func.func @rn9
 // PRODSB-NOT:    tensor<4x8x7x16x256xf32>
 // PRODSB:        bufferization.alloc_tensor() : tensor<4x3x256x256xf32>

@@ -838,16 +838,21 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       };
       ciBlock = dividingBlock(ciBlock);
       // With AVX-512, the co block takes every output channel when that
-      // block still fits a quarter of the L2: each pass over the input
+      // block still fits half the L2: each pass over the input
       // then serves all of dY's channels (the input, the wider operand of
       // ResNet's 7x7x2048 -> 512, is read once per call instead of twice).
       // conv-run, 256 x 512 blocks against 256 x 256 (three runs of 9-11
       // alternating call pairs, 1 / 2 threads, Emerald Rapids' 2 MiB L2):
       // that layer +5-15 / +5-12 %, a 1024 -> 272 one +6 % (1 thread).
       // (512 x 512, half the L2: +8 / -1 %; 128 x 512: +1 / +3 %; 512 x
-      // 256: +3 / +3 %.)
+      // 256: +3 / +3 %.) Until stop 76 the bound was a quarter of the L2,
+      // which the 1.25 MiB L2 of Ice Lake kept that layer's 256 x 512
+      // blocks (512 KiB) under: with them, conv-run --compare (15-30
+      // alternating call pairs, 1 / 2 threads) +6 / +3-6 %; the blocks of
+      // the 3x3 512 -> 512 taps with 1 thread (128 x 512) +6 % (N8), +9 %
+      // (N16), the dilated 38x57x512 +3 / +4 %.
       if (avx512 && coBlock < ranges[co] &&
-          ciBlock * ranges[co] * accBytes <= l2 / 4)
+          ciBlock * ranges[co] * accBytes <= l2 / 2)
         coBlock = ranges[co];
       l1CiBlock = ciBlock;
       // Without AVX-512, a single contraction (1x1 filters) takes a

@@ -1,5 +1,6 @@
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=256 num-vector-registers=16 l1-cache-bytes=32768 l2-cache-bytes=524288" --mlir-print-local-scope --split-input-file | FileCheck %s
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=786432" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=HALF
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=32768 l2-cache-bytes=1048576 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS
 // RUN: conv-opt %s --convert-conv-to-linalg="dw-threads=2" --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152 num-threads=2" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=THREADS2M
 // RUN: conv-opt %s --convert-conv-to-linalg --canonicalize --conv-cpu-tile-and-vectorize="vector-bits=512 num-vector-registers=32 l1-cache-bytes=49152 l2-cache-bytes=2097152" --mlir-print-local-scope --split-input-file | FileCheck %s --check-prefix=ZMM1
@@ -119,23 +120,23 @@ func.func @dw_1x1_row_blocks(%x: tensor<2x28x28x128xf32>, %dy: tensor<2x28x28x12
 
 // 3x3, 512 -> 512 channels, AVX-512 (L1 32 KiB, L2 1 MiB): register tiles
 // of 6 rows x 4 vectors (64 output channels); each tap's dW is cut into
-// channel blocks of 256 x 256 (4 column tiles, and at least as many rows:
-// 252 in whole tiles, made 256 to divide the 512 channels; 42 tiles of 6
-// rows and one of 4), whose rows are 2 KiB a position, so half the L1 would be
-// 8 positions (one reduction chunk: the register tiles would reload their
-// accumulators every 8 positions). The block is sized for a quarter of
-// the L2 instead: 128 positions, so the whole 57-position row (7 chunks of
-// 8 and a peeled one).
+// channel blocks of 256 rows (4 column tiles' worth, 252 in whole tiles,
+// made 256 to divide the 512 channels; 42 tiles of 6 rows and one of 4)
+// and all 512 output channels (256 x 512 x 4 B = 512 KiB, at most half
+// the L2), whose rows are 3 KiB a position, so half the L1 would be 5
+// positions (the register tiles would reload their accumulators every
+// chunk). The block is sized for a quarter of the L2 instead: the whole
+// 57-position row (7 chunks of 8 and a peeled one).
 // AVX512-LABEL: func.func @dw_3x3_channel_blocks
 // AVX512:         scf.forall (%{{.*}}, %{{.*}}) in (3, 3)
-// AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c256
-// AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c256
-// AVX512:               scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// AVX512:           scf.for %{{.*}} = %c0 to %c512 step %c256 iter_args(%{{.*}}) -> (tensor<512x512xf32>)
+// AVX512-NOT:         step %c256
+// AVX512:             scf.for %{{.*}} = %c0 to %{{.*}} step %c1
 // AVX512-NOT:             step %c16
-// AVX512:                 scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512:                   scf.for %{{.*}} = %c0 to %c256 step %c64
-// AVX512:                     scf.for %{{.*}} = %c0 to %c56 step %c8
-// AVX512:                       vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// AVX512:               scf.for %{{.*}} = %c0 to %c252 step %c6 iter_args(%{{.*}}) -> (tensor<256x512xf32>)
+// AVX512:                 scf.for %{{.*}} = %c0 to %c512 step %c64
+// AVX512:                   scf.for %{{.*}} = %c0 to %c56 step %c8
+// AVX512:                     vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
 func.func @dw_3x3_channel_blocks(%x: tensor<1x4x57x512xf32>, %dy: tensor<1x4x57x512xf32>) -> tensor<3x3x512x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = SAME strides = [1, 1] dilations = [1, 1] : tensor<1x4x57x512xf32>, tensor<1x4x57x512xf32> -> tensor<3x3x512x512xf32>
   return %dw : tensor<3x3x512x512xf32>
@@ -372,11 +373,15 @@ func.func @dw_narrow_two_zmm(%x: tensor<1x28x28x192xf32>, %dy: tensor<1x28x28x32
 
 // A 1x1 layer with a 4 MiB dW (2048 x 512, ResNet's res5 reduce) on a 2 MiB
 // L2: channel-blocked, 256 input channels a block, and the co block takes
-// all 512 output channels (256 x 512 x 4 B = 512 KiB, a quarter of the L2)
+// all 512 output channels (256 x 512 x 4 B = 512 KiB, at most half the L2)
 // rather than 4 column tiles (256): one pass over the input serves every
-// output channel. With a 1 MiB L2 (AVX512 lines: 512 KiB over a quarter)
-// or without AVX-512 (CHECK lines) the co blocks stay 4 column tiles wide.
-// (With AVX-512 each ci tile packs its row panel before its co tiles.)
+// output channel. So on a 1 MiB L2 (AVX512 lines: exactly half); with 768
+// KiB (HALF lines: 512 KiB over a half) or without AVX-512 (CHECK lines)
+// the co blocks stay 4 column tiles wide. (With AVX-512 each ci tile packs
+// its row panel before its co tiles.)
+// HALF-LABEL: func.func @dw_1x1_whole_co_blocks
+// HALF:         scf.for %{{.*}} = %c0 to %c2048 step %c256
+// HALF-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c256
 // ZMM1-LABEL: func.func @dw_1x1_whole_co_blocks
 // ZMM1:         scf.for %{{.*}} = %c0 to %c2048 step %c256 iter_args(%{{.*}}) -> (tensor<2048x512xf32>)
 // ZMM1-NOT:       scf.for %{{.*}} = %c0 to %c512 step %c256
@@ -384,8 +389,9 @@ func.func @dw_narrow_two_zmm(%x: tensor<1x28x28x192xf32>, %dy: tensor<1x28x28x32
 // ZMM1:                 vector.transfer_read %arg0{{.*}} : tensor<8x7x7x2048xf32>, vector<6xf32>
 // ZMM1:               scf.for %{{.*}} = %c0 to %c512 step %c64
 // AVX512-LABEL: func.func @dw_1x1_whole_co_blocks
-// AVX512:         scf.for %{{.*}} = %c0 to %c2048 step %c256
-// AVX512-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c256
+// AVX512:         scf.for %{{.*}} = %c0 to %c2048 step %c256 iter_args(%{{.*}}) -> (tensor<2048x512xf32>)
+// AVX512-NOT:       scf.for %{{.*}} = %c0 to %c512 step %c256
+// AVX512:             scf.for %{{.*}} = %c0 to %c252 step %c6 iter_args(%{{.*}}) -> (tensor<256x512xf32>)
 // CHECK-LABEL: func.func @dw_1x1_whole_co_blocks
 // CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c512
 // CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c512 step %c64

@@ -40,19 +40,21 @@ func.func @dw_whole_no_repitch_256(%x: tensor<2x8x8x64xf32>, %dy: tensor<2x8x8x6
 
 // With AVX-512 no input is widened, not even channel-blocked ones whose
 // rows are a multiple of 1 KiB: a 1x1 7x7x2048 -> 512 filter gradient's
-// blocks of 256 ci and 256 co read out_backprop in place, and each ci
-// tile copies its column of the input into a row panel (see
+// blocks of 256 ci and all 512 co (512 KiB, half the 1 MiB L2) read
+// out_backprop in place, and each ci tile copies its column of the
+// input, an image a reduction block, into a row panel (see
 // tile-and-vectorize-dw-row-panels.mlir) that its co tiles read; the
 // remainder tile of 4 ci reads the input in place.
 // AVX512-LABEL: func.func @dw_blocked_repitch_1024
 // AVX512-NOT:     bufferization.alloc_tensor
-// AVX512:         %[[PANEL:.*]] = tensor.empty() : tensor<2x7x7x6xf32>
+// AVX512:         tensor.empty() : tensor<1x7x7x6xf32>
 // AVX512:         scf.for %{{.*}} = %c0 to %c2048 step %c256
 // AVX512:           scf.for %{{.*}} = %c0 to %c252 step %c6
-// AVX512:             scf.for {{.*}} iter_args(%{{.*}} = %[[PANEL]])
+// AVX512:             scf.for {{.*}} -> (tensor<1x7x7x6xf32>)
 // AVX512:               vector.transfer_read %arg0{{.*}} : tensor<2x7x7x2048xf32>, vector<6xf32>
-// AVX512:             vector.transfer_read %{{.*}} : tensor<2x7x7x6xf32>, vector<7x6xf32>
-// AVX512:             vector.transfer_read %arg1{{.*}} : tensor<2x7x7x512xf32>, vector<7x64xf32>
+// AVX512:             scf.for %{{.*}} = %c0 to %c512 step %c64
+// AVX512:               vector.transfer_read %{{.*}} : tensor<1x7x7x6xf32>, vector<7x6xf32>
+// AVX512:               vector.transfer_read %arg1{{.*}} : tensor<2x7x7x512xf32>, vector<7x64xf32>
 // AVX512:           vector.transfer_read %arg0{{.*}} : tensor<2x7x7x2048xf32>, vector<7x4xf32>
 func.func @dw_blocked_repitch_1024(%x: tensor<2x7x7x2048xf32>, %dy: tensor<2x7x7x512xf32>) -> tensor<1x1x2048x512xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [1, 1] dilations = [1, 1] : tensor<2x7x7x2048xf32>, tensor<2x7x7x512xf32> -> tensor<1x1x2048x512xf32>

@@ -849,8 +849,8 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
       // which the 1.25 MiB L2 of Ice Lake kept that layer's 256 x 512
       // blocks (512 KiB) under: with them, conv-run --compare (15-30
       // alternating call pairs, 1 / 2 threads) +6 / +3-6 %; the blocks of
-      // the 3x3 512 -> 512 taps with 1 thread (128 x 512) +6 % (N8), +9 %
-      // (N16), the dilated 38x57x512 +3 / +4 %.
+      // the 3x3 512 -> 512 taps with 1 thread (256 x 512, now with row
+      // panels) +6 % (N8), +9 % (N16), the dilated 38x57x512 +3 / +4 %.
       if (avx512 && coBlock < ranges[co] &&
           ciBlock * ranges[co] * accBytes <= l2 / 2)
         coBlock = ranges[co];

@@ -124,7 +124,7 @@ void mlir::conv::buildConvToLinalgPipeline(
     // operands stay in the L2 (docs/Lowering.md §2.7).
     convOptions.dwWinogradBlockBytes = l2 / 16;
     // F(3, 2) blocks whose point operands stay in the L1 (ResNet's
-    // 56x56x64 3x3 layer +9-12 % on Ice Lake, 48 KiB L1).
+    // 56x56x64 3x3 layer +8-12 % on Ice Lake, 48 KiB L1).
     convOptions.dwWinogradL1BlockBytes = l1 * 3 / 4;
     // Cores with two 512-bit FMA units: Winograd filter gradients with at
     // least 64 channels each side and at most 0.55x the direct products.

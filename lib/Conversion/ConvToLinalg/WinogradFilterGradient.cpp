@@ -347,8 +347,8 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
     // F(3, 2) blocks whose point operands (its contraction's) fit the L1:
     // ResNet's 56x56x64 layer (rn3) in blocks of 2 pair rows (29 KiB a
     // point) instead of 4 (57 KiB, the L1 being 48 KiB), conv-run with
-    // alternating calls, 15-20 pairs, 1 / 2 threads on Ice Lake: +11-12 /
-    // +9-10 % (1 row: -8 %); rn8, rn9, dl1, dl2 within +-2 %. F(5, 2)
+    // alternating calls, 15-20 pairs, 1 / 2 threads on Ice Lake: +7.5-12 /
+    // +9-11 % (1 row: -8 %); rn8, rn9, dl1, dl2 within +-2 %. F(5, 2)
     // keeps its blocks: GoogLeNet's 5x5 layer (db7) -8 / -6 % with them
     // (its first-dimension transforms weigh more per block).
     int64_t blockBudget = budget;

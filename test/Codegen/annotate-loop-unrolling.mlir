@@ -24,7 +24,7 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
   // CHECK:      scf.for
   // CHECK:        scf.for
   // CHECK:        } {llvm.loop_annotation = #[[$DISABLE]]}
-  // CHECK-NEXT: }{{$}}
+  // CHECK-NEXT: {{^ *}}}{{$}}
   scf.for %i = %c0 to %c3 step %c1 {
     scf.for %j = %c0 to %c64 step %c1 {
       memref.store %f, %m[%i, %j] : memref<64x64xf32>
@@ -33,7 +33,8 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
   // Innermost, 16 iterations: left alone; 17: disabled; a dynamic trip
   // count: disabled.
   // CHECK:      scf.for
-  // CHECK:      }{{$}}
+  // CHECK-NEXT:   memref.store
+  // CHECK-NEXT: {{^ *}}}{{$}}
   // CHECK:      scf.for
   // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
   // CHECK:      scf.for
@@ -49,9 +50,10 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
   }
   // A small loop around another loop is not innermost: disabled.
   // CHECK:      scf.for
-  // CHECK:        scf.for
-  // CHECK:        }{{$}}
-  // CHECK:      } {llvm.loop_annotation = #[[$DISABLE]]}
+  // CHECK-NEXT:   scf.for
+  // CHECK-NEXT:     memref.store
+  // CHECK-NEXT:   {{^ *}}}{{$}}
+  // CHECK-NEXT: } {llvm.loop_annotation = #[[$DISABLE]]}
   scf.for %i = %c0 to %c3 step %c1 {
     scf.for %j = %c0 to %c3 step %c1 {
       memref.store %f, %m[%i, %j] : memref<64x64xf32>
@@ -86,14 +88,20 @@ func.func @loops(%m: memref<64x64xf32>, %n: index) {
 // reduction loop, in small) is disabled. By default (64) both stay.
 // CHECK-LABEL: func.func @loop_sizes
 // CHECK:       scf.for
-// CHECK:       }{{$}}
-// CHECK:       scf.for
-// CHECK:       }{{$}}
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:  {{^ *}}}{{$}}
+// CHECK-NEXT:  scf.for
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:    memref.store
+// CHECK-NEXT:  {{^ *}}}{{$}}
 // OPS-LABEL:   func.func @loop_sizes
 // OPS:         scf.for
-// OPS:         }{{$}}
-// OPS:         scf.for
-// OPS:         } {llvm.loop_annotation = #{{.*}}}
+// OPS-NEXT:      memref.store
+// OPS-NEXT:    {{^ *}}}{{$}}
+// OPS-NEXT:    scf.for
+// OPS-NEXT:      memref.store
+// OPS-NEXT:      memref.store
+// OPS-NEXT:    } {llvm.loop_annotation = #{{.*}}}
 func.func @loop_sizes(%m: memref<64x64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

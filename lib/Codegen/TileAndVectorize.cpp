@@ -1005,6 +1005,21 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
     // while one thread's memory accesses were slow on that host; the likely
     // reason, not measured: its input rows, 1 KiB apart, 4 lines a page,
     // give the hardware prefetchers little to follow).
+    //
+    // Since stop 77 each tile prefetches a run of consecutive lines of the
+    // next block (conv-cpu-lower-vectors), so that the prefetches walk the
+    // next block in memory order; before, tile t of T fetched lines t, t +
+    // T, ... of each reduction step's rows, and a tile's prefetches went to
+    // one line every few KiB. On Ice Lake (conv-run, the new order against
+    // the old, 20 alternating call pairs, 1 / 2 threads): ResNet's 1x1
+    // 64 -> 64 +5 / +1.5 %, 64 -> 256 +4 / +7 %, 256 -> 64 +4 / +3 %. With
+    // that order the 1-D layers (WaveNet's k2 32 -> 32, 21.6 MB of
+    // operands; their tiles had no prefetches on these cores) prefetch into
+    // the L2 too: +17 / +6 % and +13 / +9 % (in the strided order 14 %
+    // less with 1 thread). (Not the strided 1x1 s2 256 -> 512, -4 / -8 %,
+    // the channel-blocked 1x1 1024 -> 256, -24 % with 2 threads, or the
+    // Winograd products, -1.5 to +1 %; 2 or 4 blocks ahead instead of the
+    // next block: 0 to -10 %.)
     bool stridedInput = false;
     for (auto slice =
              op.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
@@ -1016,6 +1031,9 @@ LogicalResult TileAndVectorize::tileOne(RewriterBase &rewriter,
         ((ranges[co] <= t.cols &&
           llvm::divideCeil(ranges[ci], t.rows) <= kMaxPrefetchL2Sweeps) ||
          ciBlock * coBlock * accBytes <= l2 / 8))
+      prefetchRowsL2 = true;
+    if (twoZmmFMAUnits && prefetchRows && n == 1 &&
+        !op->hasAttr(kDwWinogradAttrName))
       prefetchRowsL2 = true;
     if ((!avx512 && n != 1) || (twoZmmFMAUnits && !prefetchRowsL2))
       prefetchRows = false;

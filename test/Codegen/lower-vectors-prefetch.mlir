@@ -290,36 +290,52 @@ func.func @rows_few_blocks(%x: memref<64x16xf32>, %dy: memref<64x64xf32>, %init:
 
 // conv.prefetch_rows with conv.prefetch_l2 inside a loop marked
 // conv.prefetch_tiles (10 tiles of 6 of the 64 input channels, all reading
-// the same 8 positions a step): the next rows' lines of both operands are
-// spread over the tiles into the L2, the left-hand read's whole rows (64
-// input channels from column 0: 8 rows x 4 lines), not its own 6 columns.
-// Iteration t = (c - 0) / 6 prefetches lines t, t + 10, t + 20 and t + 30
-// (modulo 32) of each operand, line l at row l / 4 and column (l mod 4) x
-// 16. The remainder tile after the loop (the last 4 input channels)
-// prefetches nothing. The marks are removed.
+// the same 8 positions a step): the next block's lines of both operands
+// (the loop's 16 rows, whole rows: the left-hand read's 64 input channels
+// from column 0, not its own 6 columns; 64 lines each) are spread over the
+// tiles into the L2 in memory order, after the contraction. Tile t = c / 6
+// at step s = i / 8 (of 2) prefetches 4 consecutive lines of each operand,
+// (2 t + s) x 4 to + 3, at most line 63 (tiles 8 and 9 are past the
+// block's end), line l at row i - 8 s + 16 (the next block's first row)
+// and column 16 l: the rows are contiguous. The remainder tile after the
+// loop (the last 4 input channels) prefetches nothing. The marks are
+// removed.
 // CHECK-LABEL: func.func @rows_tiles(
 // CHECK-SAME:      %[[X:[^:]+]]: memref<64x64xf32>, %[[DY:[^:]+]]: memref<64x64xf32>
-// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
-// CHECK-DAG:     %[[C10:.+]] = arith.constant 10 : index
-// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C63:.+]] = arith.constant 63 : index
 // CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C6]]
 // CHECK:           %[[TILE:.+]] = arith.divui %[[T]], %[[C6]] : index
-// CHECK-NEXT:      %[[L0:.+]] = arith.remui %[[TILE]], %[[C32]] : index
-// CHECK-NEXT:      %[[ROW0:.+]] = arith.divui %[[L0]], %[[C4]] : index
-// CHECK-NEXT:      %[[LANE0:.+]] = arith.remui %[[L0]], %[[C4]] : index
-// CHECK-NEXT:      %[[COL0:.+]] = arith.muli %[[LANE0]], %[[C16]] : index
-// CHECK-NEXT:      %[[T10:.+]] = arith.addi %[[TILE]], %[[C10]] : index
-// CHECK-NEXT:      arith.remui %[[T10]], %[[C32]] : index
-// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
-// CHECK-COUNT-4:     memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
-// CHECK:             %[[AHEAD:.+]] = arith.addi %[[I]], %[[C16]] : index
-// CHECK-NEXT:        %[[R0:.+]] = arith.addi %[[AHEAD]], %[[ROW0]] : index
-// CHECK-NEXT:        memref.prefetch %[[DY]][%[[R0]], %[[COL0]]], read, locality<2>, data : memref<64x64xf32>
-// CHECK-COUNT-3:     memref.prefetch %[[DY]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
+// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C8]]
 // CHECK-NOT:         memref.prefetch
 // CHECK:             vector.fma
+// CHECK:             %[[S:.+]] = arith.divui %[[I]], %[[C8]] : index
+// CHECK-NEXT:        %[[TS:.+]] = arith.muli %[[TILE]], %[[C2]] : index
+// CHECK-NEXT:        %[[TSPLUS:.+]] = arith.addi %[[TS]], %[[S]] : index
+// CHECK-NEXT:        %[[FIRST:.+]] = arith.muli %[[TSPLUS]], %[[C4]] : index
+// CHECK-NEXT:        %[[BACK:.+]] = arith.muli %[[S]], %[[C8]] : index
+// CHECK-NEXT:        %[[AHEAD:.+]] = arith.addi %[[I]], %[[C16]] : index
+// CHECK-NEXT:        %[[ROW:.+]] = arith.subi %[[AHEAD]], %[[BACK]] : index
+// CHECK-NEXT:        %[[L0:.+]] = arith.minui %[[FIRST]], %[[C63]] : index
+// CHECK-NEXT:        %[[COL0:.+]] = arith.muli %[[L0]], %[[C16]] : index
+// CHECK-NEXT:        memref.prefetch %[[DY]][%[[ROW]], %[[COL0]]], read, locality<2>, data : memref<64x64xf32>
+// CHECK-NEXT:        %[[F1:.+]] = arith.addi %[[FIRST]], %[[C1]] : index
+// CHECK-NEXT:        %[[L1:.+]] = arith.minui %[[F1]], %[[C63]] : index
+// CHECK-NEXT:        %[[COL1:.+]] = arith.muli %[[L1]], %[[C16]] : index
+// CHECK-NEXT:        memref.prefetch %[[DY]][%[[ROW]], %[[COL1]]], read, locality<2>, data : memref<64x64xf32>
+// CHECK-NEXT:        %[[F2:.+]] = arith.addi %[[FIRST]], %[[C2]] : index
+// CHECK:             memref.prefetch %[[DY]]
+// CHECK-NEXT:        %[[F3:.+]] = arith.addi %[[FIRST]], %[[C3]] : index
+// CHECK:             memref.prefetch %[[DY]]
+// CHECK-COUNT-4:     memref.prefetch %[[X]][%{{.+}}, %{{.+}}], read, locality<2>, data : memref<64x64xf32>
+// CHECK-NOT:         memref.prefetch
+// CHECK:             scf.yield
 // CHECK:         scf.for
 // CHECK-NOT:       memref.prefetch
 // CHECK:           vector.fma
@@ -362,7 +378,10 @@ func.func @rows_tiles(%x: memref<64x64xf32>, %dy: memref<64x64xf32>, %out: memre
 // As @rows_tiles, with a loop over 2 column tiles of out_backprop's 128
 // channels inside the tiles' loop (conv.prefetch_tiles_inner) and the
 // distance of a whole block (conv.prefetch_distance = 32 positions, not
-// the loop's 16). The tile index runs over both loops, 10 x 2 = 20 tiles:
+// the loop's 16). The loop's steps (2 of 8 rows) do not make the block's
+// 32 rows: the lines of each step's rows are spread over the tiles instead
+// (the order before the memory-order one above), before the contraction.
+// The tile index runs over both loops, 10 x 2 = 20 tiles:
 // t = (c / 6) x 2 + u / 64, computed at the start of the inner loop's body.
 // Both operands' whole rows are spread over them: the left-hand one's 8
 // rows x 4 lines (2 a tile: lines t and t + 20, modulo 32), the right-hand
@@ -420,6 +439,108 @@ func.func @rows_tiles_inner(%x: memref<64x64xf32>, %dy: memref<64x128xf32>, %out
       } {conv.prefetch_distance = 32 : i64, conv.prefetch_l2, conv.prefetch_rows}
       vector.transfer_write %r, %out[%t, %u] {in_bounds = [true, true]} : vector<6x64xf32>, memref<64x128xf32>
     } {conv.prefetch_tiles_inner}
+  } {conv.prefetch_tiles}
+  return
+}
+
+// -----
+
+// As @rows_tiles, the block made of 2 image rows of 16 positions (loops
+// over the rows and over the positions of a row, 2 x 2 steps of 8
+// positions; conv.prefetch_distance = 32, the block): step s = 2 h + w / 8
+// prefetches at row w + 32 - 8 s of image row h (the block after the
+// current one: image row h0 + 2 in the contiguous memref), 2 tiles x 4
+// steps x 16 lines covering the next block's 32 x 4 lines. With 8 of each
+// image row's 16 positions (2 half rows, conv.prefetch_distance = 16) the
+// steps do not make whole image rows: the strided order (before the
+// contraction).
+// CHECK-LABEL: func.func @rows_tiles_two_steps(
+// CHECK-SAME:      %[[X:[^:]+]]: memref<2x4x16x64xf32>, %[[DY:[^:]+]]: memref<2x4x16x64xf32>
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C127:.+]] = arith.constant 127 : index
+// CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C6]]
+// CHECK:           %[[TILE:.+]] = arith.divui %[[T]], %[[C6]] : index
+// CHECK:           scf.for %[[H:.+]] = %{{.+}} to %[[C2]] step
+// CHECK:             scf.for %[[W:.+]] = %{{.+}} to %[[C16]] step %[[C8]]
+// CHECK-NOT:           memref.prefetch
+// CHECK:               vector.fma
+// CHECK:               %[[W8:.+]] = arith.divui %[[W]], %[[C8]] : index
+// CHECK-NEXT:          %[[H2:.+]] = arith.muli %[[H]], %[[C2]] : index
+// CHECK-NEXT:          %[[S:.+]] = arith.addi %[[H2]], %[[W8]] : index
+// CHECK-NEXT:          %[[TS:.+]] = arith.muli %[[TILE]], %[[C4]] : index
+// CHECK-NEXT:          %[[TSPLUS:.+]] = arith.addi %[[TS]], %[[S]] : index
+// CHECK-NEXT:          %[[FIRST:.+]] = arith.muli %[[TSPLUS]], %[[C16]] : index
+// CHECK-NEXT:          %[[BACK:.+]] = arith.muli %[[S]], %[[C8]] : index
+// CHECK-NEXT:          %[[AHEAD:.+]] = arith.addi %[[W]], %[[C32]] : index
+// CHECK-NEXT:          %[[ROW:.+]] = arith.subi %[[AHEAD]], %[[BACK]] : index
+// CHECK-NEXT:          %[[L0:.+]] = arith.minui %[[FIRST]], %[[C127]] : index
+// CHECK-NEXT:          %[[COL0:.+]] = arith.muli %[[L0]], %[[C16]] : index
+// CHECK-NEXT:          memref.prefetch %[[DY]][%{{.+}}, %[[H]], %[[ROW]], %[[COL0]]], read, locality<2>, data : memref<2x4x16x64xf32>
+// CHECK-COUNT-15:      memref.prefetch %[[DY]]
+// CHECK-COUNT-16:      memref.prefetch %[[X]]
+// CHECK-NOT:           memref.prefetch
+// CHECK:               scf.yield
+// CHECK-LABEL: func.func @rows_tiles_partial_rows(
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-NOT:           arith.minui
+// CHECK:               memref.prefetch
+// CHECK:               vector.fma
+// CHECK-NOT:           memref.prefetch
+// CHECK:               scf.yield
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows_tiles_two_steps(%x: memref<2x4x16x64xf32>, %dy: memref<2x4x16x64xf32>, %out: memref<12x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c12 step %c6 {
+    %init = vector.transfer_read %out[%t, %c0], %f0 {in_bounds = [true, true]} : memref<12x64xf32>, vector<6x64xf32>
+    %r = scf.for %h = %c0 to %c2 step %c1 iter_args(%b = %init) -> (vector<6x64xf32>) {
+      %q = scf.for %w = %c0 to %c16 step %c8 iter_args(%a = %b) -> (vector<6x64xf32>) {
+        %l = vector.transfer_read %x[%n, %h, %w, %t], %f0 {in_bounds = [true, true]} : memref<2x4x16x64xf32>, vector<8x6xf32>
+        %y = vector.transfer_read %dy[%n, %h, %w, %c0], %f0 {in_bounds = [true, true]} : memref<2x4x16x64xf32>, vector<8x64xf32>
+        %m = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+        scf.yield %m : vector<6x64xf32>
+      } {conv.prefetch_distance = 32 : i64, conv.prefetch_l2, conv.prefetch_rows}
+      scf.yield %q : vector<6x64xf32>
+    }
+    vector.transfer_write %r, %out[%t, %c0] {in_bounds = [true, true]} : vector<6x64xf32>, memref<12x64xf32>
+  } {conv.prefetch_tiles}
+  return
+}
+func.func @rows_tiles_partial_rows(%x: memref<2x4x16x64xf32>, %dy: memref<2x4x16x64xf32>, %out: memref<12x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c12 step %c6 {
+    %init = vector.transfer_read %out[%t, %c0], %f0 {in_bounds = [true, true]} : memref<12x64xf32>, vector<6x64xf32>
+    %r = scf.for %h = %c0 to %c2 step %c1 iter_args(%b = %init) -> (vector<6x64xf32>) {
+      %q = scf.for %w = %c0 to %c8 step %c8 iter_args(%a = %b) -> (vector<6x64xf32>) {
+        %l = vector.transfer_read %x[%n, %h, %w, %t], %f0 {in_bounds = [true, true]} : memref<2x4x16x64xf32>, vector<8x6xf32>
+        %y = vector.transfer_read %dy[%n, %h, %w, %c0], %f0 {in_bounds = [true, true]} : memref<2x4x16x64xf32>, vector<8x64xf32>
+        %m = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+        scf.yield %m : vector<6x64xf32>
+      } {conv.prefetch_distance = 16 : i64, conv.prefetch_l2, conv.prefetch_rows}
+      scf.yield %q : vector<6x64xf32>
+    }
+    vector.transfer_write %r, %out[%t, %c0] {in_bounds = [true, true]} : vector<6x64xf32>, memref<12x64xf32>
   } {conv.prefetch_tiles}
   return
 }

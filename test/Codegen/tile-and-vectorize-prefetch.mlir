@@ -190,11 +190,13 @@ func.func @pointwise_blocked(%x: tensor<2x7x7x2048xf32>, %dy: tensor<2x7x7x256xf
 
 // A 1-D filter of 2 taps (WaveNet-like): marked as well, inside the taps'
 // scf.forall, over the 64-position sub-blocks of a tap, with AVX-512 or
-// without. On a core with two 512-bit FMA units (TZF) it is not marked,
-// and its 2-vector tiles take 12 rows (24 accumulators: 12 + 12 + 8 of
-// the 32 input channels) instead of 8. (The marks' lowering to prefetches
-// is tested in lower-vectors-prefetch.mlir; the host pipeline's, LLVM
-// lines, depends on the host's core here.)
+// without. On a core with two 512-bit FMA units (TZF) its 2-vector tiles
+// take 12 rows (24 accumulators: 12 + 12 + 8 of the 32 input channels)
+// instead of 8, and the next 64-position block goes to the L2 only, spread
+// over the 2 tiles of 12 rows (conv.prefetch_tiles; the remainder tile of 8
+// rows, outside that loop, prefetches nothing). (The marks' lowering to
+// prefetches is tested in lower-vectors-prefetch.mlir; the host pipeline's,
+// LLVM lines, depends on the host's core here.)
 // CHECK-LABEL: func.func @one_d
 // CHECK:         scf.forall (%{{.*}}) in (2)
 // CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c8
@@ -205,9 +207,13 @@ func.func @pointwise_blocked(%x: tensor<2x7x7x2048xf32>, %dy: tensor<2x7x7x256xf
 // AVX2:           } {conv.prefetch_rows}
 // TZF-LABEL: func.func @one_d
 // TZF:           scf.for %{{.*}} = %c0 to %c24 step %c12
-// TZF:             vector.contract {{.*}} : vector<8x12xf32>, vector<8x32xf32> into vector<12x32xf32>
+// TZF:             scf.for %{{.*}} = %c0 to %c64 step %c8
+// TZF:               vector.contract {{.*}} : vector<8x12xf32>, vector<8x32xf32> into vector<12x32xf32>
+// TZF:             } {conv.prefetch_distance = 64 : i64, conv.prefetch_l2, conv.prefetch_rows}
+// TZF-NEXT:        tensor.insert_slice
+// TZF-NEXT:        scf.yield
+// TZF-NEXT:      } {conv.prefetch_tiles}
 // TZF:           vector.contract {{.*}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
-// TZF-NOT:       conv.prefetch_rows
 // TZF:         return
 func.func @one_d(%x: tensor<1x4097x32xf32>, %dy: tensor<1x4096x32xf32>) -> tensor<2x32x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NWC padding = VALID strides = [1] dilations = [1] : tensor<1x4097x32xf32>, tensor<1x4096x32xf32> -> tensor<2x32x32xf32>
@@ -274,4 +280,47 @@ func.func @three_by_three(%x: tensor<2x16x16x64xf32>, %dy: tensor<2x14x14x64xf32
 func.func @fused_rows(%x: tensor<2x21x60x1xf32>, %dy: tensor<2x9x21x32xf32>) -> tensor<5x20x1x32xf32> {
   %dw = conv.backprop_filter %x, %dy data_format = NHWC padding = VALID strides = [2, 2] dilations = [1, 1] : tensor<2x21x60x1xf32>, tensor<2x9x21x32xf32> -> tensor<5x20x1x32xf32>
   return %dw : tensor<5x20x1x32xf32>
+}
+
+// -----
+
+// A 1x1 filter gradient over one row of positions (a 1-D single
+// contraction, as a Winograd filter gradient's products are): on a core
+// with two 512-bit FMA units its tiles prefetch the next block into the L2
+// (TZF), except when it is marked conv.dw_winograd (the products, whose
+// blocks follow rules of their own).
+// TZF-LABEL: func.func @one_d_products(
+// TZF:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF:         } {conv.prefetch_distance = {{[0-9]+}} : i64, conv.prefetch_l2, conv.prefetch_rows}
+// TZF:         return
+// TZF-LABEL: func.func @winograd_products(
+// TZF:           vector.contract {{.*}} : vector<8x6xf32>, vector<8x64xf32> into vector<6x64xf32>
+// TZF-NOT:     conv.prefetch
+// TZF:         return
+#v = affine_map<(d0, d1, d2, d3) -> (d2, d3, d0)>
+#u = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+#m = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @one_d_products(%v: tensor<1x448x128xf32>, %u: tensor<1x448x128xf32>) -> tensor<128x128xf32> {
+  %f0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %z = linalg.fill ins(%f0 : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %r = linalg.generic {indexing_maps = [#v, #u, #m], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%v, %u : tensor<1x448x128xf32>, tensor<1x448x128xf32>) outs(%z : tensor<128x128xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.role = "dw_tap"} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %c, %p fastmath<contract> : f32
+    linalg.yield %s : f32
+  } -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+func.func @winograd_products(%v: tensor<1x448x128xf32>, %u: tensor<1x448x128xf32>) -> tensor<128x128xf32> {
+  %f0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %z = linalg.fill ins(%f0 : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %r = linalg.generic {indexing_maps = [#v, #u, #m], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%v, %u : tensor<1x448x128xf32>, tensor<1x448x128xf32>) outs(%z : tensor<128x128xf32>) attrs = {conv.dw_contractions = 1 : i64, conv.dw_winograd, conv.role = "dw_tap"} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %c, %p fastmath<contract> : f32
+    linalg.yield %s : f32
+  } -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
 }

@@ -175,7 +175,8 @@ def ConvCPUTileAndVectorizePass
            "tiles of 1x1 and 1-D filter gradients get no conv.prefetch_rows "
            "(the hardware prefetchers do better) except unstrided 1x1 ones "
            "whose block at most 16 tiles sweep, or whose whole dW takes at "
-           "most an eighth of the L2 (those prefetch the "
+           "most an eighth of the L2, and 1-D ones other than a Winograd "
+           "filter gradient's products (those prefetch the "
            "next block into the L2, each line by one tile), streaming "
            "filter-gradient "
            "tiles whose rows take several register tiles prefetch into the "
@@ -271,7 +272,18 @@ def ConvCPULowerVectorsPass
     and the right-hand read's whole rows are spread as well. A loop marked
     `conv.prefetch_distance = D` prefetches at row index + D (the positions
     of a whole reduction block, so that its tiles fetch the next block)
-    instead of + R. In a loop marked `conv.prefetch_ahead = D` (the
+    instead of + R. Where a read's whole rows are those of a contiguous
+    memref (static shape, identity layout, whole cache lines) and the
+    S steps of the (at most two) loops between the innermost tile loop and
+    the contraction cover the D rows of a block (S x the read's rows = D;
+    with two loops the inner one covers the memref's rows dimension), the
+    lines go to the tiles in memory order instead: tile t at step s
+    prefetches the k = ceil(D L / (T S)) consecutive lines (t S + s) k ...
+    (at most the block's last line) of the next block, numbered from its
+    first row (the step's row index - s x rows + D; line l at column l x
+    the elements of a line), after the contraction. The hardware's L2 streamer follows runs of
+    consecutive lines; the strided order had each tile touch one line every
+    few KiB. In a loop marked `conv.prefetch_ahead = D` (the
     position loop of a tap-row register tile, one position a step), each
     `vector.transfer_read` of a memref indexed by the induction variable
     (or it plus a constant) gets a `memref.prefetch` of the same indices D

@@ -187,6 +187,7 @@ struct BackpropFilterToWinograd : public OpRewritePattern<BackpropFilterOp> {
                      /*numLoops=*/3 + n, /*numParallel=*/2, kRoleDwTap);
     contraction->setAttr(kDwContractionsAttrName,
                          rewriter.getI64IntegerAttr(1));
+    contraction->setAttr(kDwWinogradAttrName, rewriter.getUnitAttr());
     return contraction.getResult(0);
   }
 

@@ -71,8 +71,8 @@
 // transforms (4 ops each) make stacks of 4 over the whole batch; each of
 // the 16 points then transforms its entry along the last dimension
 // (c0 * t0 + c1 * t1, the coefficients selected by the point) and reduces
-// it with a 1x1 filter gradient (a dw_tap contraction) into its slot of M
-// (zero-filled in place); 3 + 3 output-transform ops make dW (the last
+// it with a 1x1 filter gradient (a dw_tap contraction, marked
+// conv.dw_winograd) into its slot of M (zero-filled in place); 3 + 3 output-transform ops make dW (the last
 // dimension first).
 // CHECK-LABEL: func.func @rn9
 // CHECK:         %[[X:.+]] = tensor.pad %{{.+}} low[0, 1, 1, 0] high[0, 1, 1, 0]
@@ -101,7 +101,7 @@
 // CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction", "reduction"]
 // CHECK-SAME:        ins(%[[V]], %[[U]] : tensor<8x49x256xf32>, tensor<8x49x256xf32>)
 // CHECK-SAME:        outs(%[[ZERO]] : tensor<256x256xf32>)
-// CHECK-SAME:        conv.role = "dw_tap"
+// CHECK-SAME:        attrs = {conv.dw_contractions = 1 : i64, conv.dw_winograd, conv.role = "dw_tap"}
 // CHECK:           scf.forall.in_parallel
 // CHECK-NEXT:        tensor.parallel_insert_slice %{{.+}} into %[[S]][%[[A]], 0, 0] [1, 256, 256] [1, 1, 1] : tensor<1x256x256xf32> into tensor<16x256x256xf32>
 // CHECK:         tensor.expand_shape %[[P]] {{\[}}[0, 1], [2], [3]] output_shape [4, 4, 256, 256]

@@ -60,6 +60,11 @@ constexpr llvm::StringLiteral kRoleWindowBorder = "window_border";
 /// once, in the order of its reduction (conv-cpu-tile-and-vectorize marks
 /// its register tiles' reduction loops for software prefetch).
 constexpr llvm::StringLiteral kDwStreamAttrName = "conv.dw_stream";
+/// On the dw_tap contractions of a Winograd filter gradient (the products
+/// of the transformed input and out_backprop; WinogradFilterGradient.cpp):
+/// their blocks follow rules of their own (conv-cpu-tile-and-vectorize
+/// gives them no row prefetches into the L2).
+constexpr llvm::StringLiteral kDwWinogradAttrName = "conv.dw_winograd";
 /// On an scf.for: the distance, in iterations, at which conv-cpu-lower-
 /// vectors (`prefetch`) prefetches the rows that the reads anywhere in its
 /// body (inner loops and branches too) read at its induction variable plus

@@ -1241,40 +1241,15 @@ void insertAheadPrefetches(func::FuncOp func) {
   });
 }
 
-/// Software prefetch for the contractions in loops marked conv.prefetch_rhs
-/// or conv.prefetch_rows (see the pass description): per line of each row r
-/// of an operand's read, a memref.prefetch at row index + R + r, R the
-/// static range of the enclosing scf.for.
-///
-/// conv.prefetch_rhs: every line of the right-hand read. The fully fused
-/// tiny-Cin filter gradients read out_backprop once, a block of positions
-/// at a time; the next block's rows are fetched while this one is computed
-/// (conv-run --compare, 21 alternating call pairs, 1 / 2 threads: VGG's
-/// 224x224x3 -> 64 first layer +17 / +43 %, a 48x480x1 -> 16 layer +9 /
-/// +13 %). Not for layers whose register tiles re-read out_backprop blocks
-/// from the L2 (prefetching every contraction's next rows: the 7x7 stem's
-/// leading taps -15 %, 3x3 64 -> 64 -5 % with 1 thread): only the
-/// lowering's conv.dw_stream contractions get the mark. (Issued by one
-/// register tile of a block only, in an scf.if, the prefetches ran 11-22 %
-/// slower; two ranges ahead, the same.)
-///
-/// conv.prefetch_rows (1x1 and 1-D filter gradients, whose (ci, co) tiles
-/// all sweep one block of both operands): the left-hand read's rows at its
-/// own columns (one line per row when narrower than a line), and one line
-/// per row of the right-hand read: line (c / w) mod L of its L lines, c the
-/// left-hand read's first column and w its width, so that the tiles of
-/// consecutive left-hand column blocks fetch different lines of the same
-/// rows (every line when there are fewer blocks than lines). (Those layers
-/// also prefetching every right-hand line in every tile: -6 to -10 % with
-/// 2 threads on ResNet's 1x1 64 -> 64.)
-/// The L2 prefetches of conv.prefetch_rows' next block (conv.prefetch_l2)
-/// in memory order: the `count` register tiles of the block (`tile`: this
-/// one's index, computed in `innermost`, the innermost loop over the tiles)
-/// each prefetch a run of consecutive lines of the next block of
-/// `distance` rows of `read`'s memref, k lines per reduction step: tile t's
-/// step s (of S) prefetches lines (t * S + s) * k ... + k - 1 (the last
-/// line past the block's end). The lines are numbered in memory order from
-/// the next block's first row, the row the read had at step 0 plus
+/// The L2 prefetches (conv.prefetch_l2) of a conv.prefetch_rows or
+/// conv.prefetch_rhs loop's next block in memory order: the `count`
+/// register tiles of the block (`tile`: this one's index, computed in
+/// `innermost`, the innermost loop over the tiles) each prefetch a run of
+/// consecutive lines of the next block of `distance` rows of `read`'s
+/// memref, k lines per reduction step: tile t's step s (of S) prefetches
+/// lines (t * S + s) * k ... + k - 1 (at most the block's last line: the
+/// tiles past its end repeat that line). The lines are numbered in memory order
+/// from the next block's first row, the row the read had at step 0 plus
 /// `distance`. Applies when the block's rows are contiguous: whole rows
 /// of a contiguous memref (`lines` lines each, `base` at column 0), and
 /// the S steps of the loops between `innermost` and `at`, `rows` rows each,
@@ -1368,6 +1343,32 @@ static bool insertSequentialPrefetches(
   return true;
 }
 
+/// Software prefetch for the contractions in loops marked conv.prefetch_rhs
+/// or conv.prefetch_rows (see the pass description): per line of each row r
+/// of an operand's read, a memref.prefetch at row index + R + r, R the
+/// static range of the enclosing scf.for.
+///
+/// conv.prefetch_rhs: every line of the right-hand read. The fully fused
+/// tiny-Cin filter gradients read out_backprop once, a block of positions
+/// at a time; the next block's rows are fetched while this one is computed
+/// (conv-run --compare, 21 alternating call pairs, 1 / 2 threads: VGG's
+/// 224x224x3 -> 64 first layer +17 / +43 %, a 48x480x1 -> 16 layer +9 /
+/// +13 %). Not for layers whose register tiles re-read out_backprop blocks
+/// from the L2 (prefetching every contraction's next rows: the 7x7 stem's
+/// leading taps -15 %, 3x3 64 -> 64 -5 % with 1 thread): only the
+/// lowering's conv.dw_stream contractions get the mark. (Issued by one
+/// register tile of a block only, in an scf.if, the prefetches ran 11-22 %
+/// slower; two ranges ahead, the same.)
+///
+/// conv.prefetch_rows (1x1 and 1-D filter gradients, whose (ci, co) tiles
+/// all sweep one block of both operands): the left-hand read's rows at its
+/// own columns (one line per row when narrower than a line), and one line
+/// per row of the right-hand read: line (c / w) mod L of its L lines, c the
+/// left-hand read's first column and w its width, so that the tiles of
+/// consecutive left-hand column blocks fetch different lines of the same
+/// rows (every line when there are fewer blocks than lines). (Those layers
+/// also prefetching every right-hand line in every tile: -6 to -10 % with
+/// 2 threads on ResNet's 1x1 64 -> 64.)
 void insertRowPrefetches(func::FuncOp func) {
   // A 64-byte cache line.
   constexpr int64_t kLineBits = 512;
@@ -1391,8 +1392,6 @@ void insertRowPrefetches(func::FuncOp func) {
     // spread over the tiles, not its columns: the contraction's left-hand
     // read, and its right-hand one with `innerTiles`.
     bool wholeRows = false;
-    // A read of conv.prefetch_rows (not conv.prefetch_rhs).
-    bool rows = false;
   };
   llvm::MapVector<vector::TransferReadOp, Prefetch> reads;
   func.walk([&](vector::ContractionOp op) {
@@ -1453,14 +1452,14 @@ void insertRowPrefetches(func::FuncOp func) {
       distance = attr.getInt();
     if (lhs)
       reads.insert(
-          {lhs, {op, distance, locality, tiles, innerTiles, {}, true, rows}});
+          {lhs, {op, distance, locality, tiles, innerTiles, {}, true}});
     if (rhs && rhs.getVectorType().getDimSize(1) *
                        rhs.getVectorType().getElementTypeBitWidth() >=
                    kLineBits)
       reads.insert({rhs,
                     {op, distance, locality, tiles, innerTiles,
                      innerTiles.empty() ? lhs : vector::TransferReadOp(),
-                     !innerTiles.empty(), rows}});
+                     !innerTiles.empty()}});
   });
   for (auto [read, prefetch] : reads) {
     OpBuilder b(prefetch.at);
@@ -1535,7 +1534,7 @@ void insertRowPrefetches(func::FuncOp func) {
             head, loc,
             arith::MulIOp::create(head, loc, tile, headConstant(bounds[2])),
             iteration(innerLoop, bounds[0], bounds[1]));
-      if (prefetch.rows && prefetch.locality == 2 &&
+      if (prefetch.locality == 2 &&
           insertSequentialPrefetches(b, read, base, prefetch.at, innermost,
                                      tile, count, prefetch.distance, lines,
                                      lineElements, prefetch.locality))

@@ -82,31 +82,35 @@ func.func @marked_l2(%x: memref<64x2xf32>, %dy: memref<64x32xf32>, %init: vector
 // -----
 
 // Inside a loop marked conv.prefetch_tiles (3 tiles of rows that all read
-// the same 4 rows x 2 lines a step): iteration t = (i - 0) / 9 prefetches
-// only lines t, t + 3 and t + 6 (modulo 8) of the 8, line l at row
-// l / 2 and column (l mod 2) x 16. The line offsets are computed at the
-// start of the tiles' loop. The marks are removed.
-// CHECK-LABEL: func.func @marked_tiles
+// the same 4 rows x 2 lines a step, out_backprop's whole rows): the next
+// 16 rows' 32 lines in memory order, after the contraction. Tile
+// t = (i - 0) / 9 at step s = j / 4 (of 4) prefetches lines (4 t + s) x 3
+// to + 2 (at most line 31), at row j + 16 - 4 s, column 16 l. The marks
+// are removed.
+// CHECK-LABEL: func.func @marked_tiles(
+// CHECK-DAG:     %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C9:.+]] = arith.constant 9 : index
-// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
-// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C31:.+]] = arith.constant 31 : index
 // CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C9]]
-// CHECK:           %[[TILE:.+]] = arith.divui %{{.+}}, %[[C9]] : index
-// CHECK:           %[[L0:.+]] = arith.remui %[[TILE]], %[[C8]] : index
-// CHECK:           %[[ROW0:.+]] = arith.divui %[[L0]], %[[C2]] : index
-// CHECK:           %[[LANE0:.+]] = arith.remui %[[L0]], %[[C2]] : index
-// CHECK:           %[[COL0:.+]] = arith.muli %[[LANE0]], %{{.+}} : index
-// CHECK:           %[[T3:.+]] = arith.addi %[[TILE]], %{{.+}} : index
-// CHECK:           arith.remui %[[T3]], %[[C8]] : index
-// CHECK:           %[[T6:.+]] = arith.addi %[[TILE]], %{{.+}} : index
-// CHECK:           arith.remui %[[T6]], %[[C8]] : index
-// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
-// CHECK:             %[[AHEAD:.+]] = arith.addi %[[I]], %{{.+}} : index
-// CHECK:             %[[R0:.+]] = arith.addi %[[AHEAD]], %[[ROW0]] : index
-// CHECK:             memref.prefetch %{{.+}}[%[[R0]], %[[COL0]]], read, locality<2>, data : memref<64x32xf32>
-// CHECK-COUNT-2:     memref.prefetch %{{.+}}, read, locality<2>, data : memref<64x32xf32>
+// CHECK:           %[[TILE:.+]] = arith.divui %[[T]], %[[C9]] : index
+// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C4]]
 // CHECK-NOT:         memref.prefetch
 // CHECK:             vector.fma
+// CHECK:             %[[S:.+]] = arith.divui %[[I]], %[[C4]] : index
+// CHECK-NEXT:        %[[TS:.+]] = arith.muli %[[TILE]], %[[C4]] : index
+// CHECK-NEXT:        %[[TSPLUS:.+]] = arith.addi %[[TS]], %[[S]] : index
+// CHECK-NEXT:        %[[FIRST:.+]] = arith.muli %[[TSPLUS]], %[[C3]] : index
+// CHECK-NEXT:        %[[BACK:.+]] = arith.muli %[[S]], %[[C4]] : index
+// CHECK-NEXT:        %[[AHEAD:.+]] = arith.addi %[[I]], %[[C16]] : index
+// CHECK-NEXT:        %[[ROW:.+]] = arith.subi %[[AHEAD]], %[[BACK]] : index
+// CHECK-NEXT:        %[[L0:.+]] = arith.minui %[[FIRST]], %[[C31]] : index
+// CHECK-NEXT:        %[[COL0:.+]] = arith.muli %[[L0]], %[[C16]] : index
+// CHECK-NEXT:        memref.prefetch %{{.+}}[%[[ROW]], %[[COL0]]], read, locality<2>, data : memref<64x32xf32>
+// CHECK-COUNT-2:     memref.prefetch %{{.+}}[%[[ROW]], %{{.+}}], read, locality<2>, data : memref<64x32xf32>
+// CHECK-NOT:         memref.prefetch
+// CHECK:             scf.yield
 // CHECK-NOT:     conv.prefetch_tiles
 // CHECK-NOT:     conv.prefetch_rhs
 #lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
@@ -124,6 +128,60 @@ func.func @marked_tiles(%x: memref<64x27xf32>, %dy: memref<64x32xf32>, %out: mem
     %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<9x32xf32>) {
       %l = vector.transfer_read %x[%i, %t], %f0 {in_bounds = [true, true]} : memref<64x27xf32>, vector<4x9xf32>
       %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x32xf32>, vector<4x32xf32>
+      %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
+      scf.yield %n : vector<9x32xf32>
+    } {conv.prefetch_l2, conv.prefetch_rhs}
+    vector.transfer_write %r, %out[%t, %c0] {in_bounds = [true, true]} : vector<9x32xf32>, memref<27x32xf32>
+  } {conv.prefetch_tiles}
+  return
+}
+
+// -----
+
+// Inside a loop marked conv.prefetch_tiles (3 tiles of rows that all read
+// the same 4 rows x 2 lines a step), reading half of out_backprop's rows
+// (not the memory-order prefetches below): iteration t = (i - 0) / 9 prefetches
+// only lines t, t + 3 and t + 6 (modulo 8) of the 8, line l at row
+// l / 2 and column (l mod 2) x 16. The line offsets are computed at the
+// start of the tiles' loop. The marks are removed.
+// CHECK-LABEL: func.func @marked_tiles_half_rows
+// CHECK-DAG:     %[[C9:.+]] = arith.constant 9 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %[[C9]]
+// CHECK:           %[[TILE:.+]] = arith.divui %{{.+}}, %[[C9]] : index
+// CHECK:           %[[L0:.+]] = arith.remui %[[TILE]], %[[C8]] : index
+// CHECK:           %[[ROW0:.+]] = arith.divui %[[L0]], %[[C2]] : index
+// CHECK:           %[[LANE0:.+]] = arith.remui %[[L0]], %[[C2]] : index
+// CHECK:           %[[COL0:.+]] = arith.muli %[[LANE0]], %{{.+}} : index
+// CHECK:           %[[T3:.+]] = arith.addi %[[TILE]], %{{.+}} : index
+// CHECK:           arith.remui %[[T3]], %[[C8]] : index
+// CHECK:           %[[T6:.+]] = arith.addi %[[TILE]], %{{.+}} : index
+// CHECK:           arith.remui %[[T6]], %[[C8]] : index
+// CHECK:           scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:             %[[AHEAD:.+]] = arith.addi %[[I]], %{{.+}} : index
+// CHECK:             %[[R0:.+]] = arith.addi %[[AHEAD]], %[[ROW0]] : index
+// CHECK:             memref.prefetch %{{.+}}[%[[R0]], %[[COL0]]], read, locality<2>, data : memref<64x64xf32>
+// CHECK-COUNT-2:     memref.prefetch %{{.+}}, read, locality<2>, data : memref<64x64xf32>
+// CHECK-NOT:         memref.prefetch
+// CHECK:             vector.fma
+// CHECK-NOT:     conv.prefetch_tiles
+// CHECK-NOT:     conv.prefetch_rhs
+#lhs = affine_map<(d0, d1, d2) -> (d2, d0)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#acc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @marked_tiles_half_rows(%x: memref<64x27xf32>, %dy: memref<64x64xf32>, %out: memref<27x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c9 = arith.constant 9 : index
+  %c16 = arith.constant 16 : index
+  %c27 = arith.constant 27 : index
+  %f0 = arith.constant 0.0 : f32
+  scf.for %t = %c0 to %c27 step %c9 {
+    %init = vector.transfer_read %out[%t, %c0], %f0 {in_bounds = [true, true]} : memref<27x32xf32>, vector<9x32xf32>
+    %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%a = %init) -> (vector<9x32xf32>) {
+      %l = vector.transfer_read %x[%i, %t], %f0 {in_bounds = [true, true]} : memref<64x27xf32>, vector<4x9xf32>
+      %y = vector.transfer_read %dy[%i, %c0], %f0 {in_bounds = [true, true]} : memref<64x64xf32>, vector<4x32xf32>
       %n = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %l, %y, %a : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
       scf.yield %n : vector<9x32xf32>
     } {conv.prefetch_l2, conv.prefetch_rhs}

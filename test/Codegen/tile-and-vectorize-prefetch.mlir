@@ -26,11 +26,16 @@
 // On a core with two 512-bit FMA units (two-zmm-fma-units, TZF lines) the
 // streaming prefetch stays, into the L2 only (conv.prefetch_l2): the 3
 // tiles of rows each re-read the current rows from the L1. Their loop is
-// marked conv.prefetch_tiles: each of them prefetches a third of the lines.
+// marked conv.prefetch_tiles and the loop over the 2 column tiles inside it
+// conv.prefetch_tiles_inner: each of the 3 x 2 tiles prefetches a sixth of
+// the next rows' lines (whole rows, in memory order).
 // TZF-LABEL: func.func @stream
 // TZF:         scf.for %{{.*}} = %c0 to %c27 step %c9
+// TZF:           scf.for %{{.*}} = %c0 to %c64 step %c32
 // TZF:               vector.contract {{.*}} : vector<4x9xf32>, vector<4x32xf32> into vector<9x32xf32>
-// TZF:           } {conv.prefetch_l2, conv.prefetch_rhs}
+// TZF:             } {conv.prefetch_l2, conv.prefetch_rhs}
+// TZF-NOT:         conv.prefetch
+// TZF:           } {conv.prefetch_tiles_inner}
 // TZF-NOT:       conv.prefetch
 // TZF:         } {conv.prefetch_tiles}
 // OFF-LABEL: llvm.func @stream(

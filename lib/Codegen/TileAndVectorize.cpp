@@ -3346,6 +3346,9 @@ void TileAndVectorize::threadFills(RewriterBase &rewriter, func::FuncOp func) {
     return;
   SmallVector<linalg::FillOp> fills;
   func.walk([&](linalg::FillOp op) {
+    // (A fill of a memref, in IR given already bufferized, has no result.)
+    if (op->getNumResults() != 1)
+      return;
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
     if (type && type.hasStaticShape())
       fills.push_back(op);

@@ -279,15 +279,11 @@ void mlir::conv::buildConvLowerToLLVMPipeline(
   // x86vector.avx512.dot (bf16-dot) to its LLVM intrinsic.
   vectorToLLVM.x86Vector = options.optimize && resolveBF16Dot(options);
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  // Before the OpenMP conversion, which would otherwise lower the memref
-  // ops itself (with the default options).
-  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
-  memrefToLLVM.useGenericFunctions = options.genericAllocFunctions;
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
-  pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
+  // memref, OpenMP, ub, index and func in one conversion (five upstream
+  // passes' patterns; docs/Pipelines.md).
+  ConvFinishLLVMLoweringPassOptions finish;
+  finish.useGenericFunctions = options.genericAllocFunctions;
+  pm.addPass(createConvFinishLLVMLoweringPass(finish));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizer());
 }

@@ -1248,9 +1248,9 @@ void insertAheadPrefetches(func::FuncOp func) {
 /// consecutive lines of the next block of `distance` rows of `read`'s
 /// memref, k lines per reduction step: tile t's step s (of S) prefetches
 /// lines (t * S + s) * k ... + k - 1 (at most the block's last line: the
-/// tiles past its end repeat that line). The lines are numbered in memory order
-/// from the next block's first row, the row the read had at step 0 plus
-/// `distance`. Applies when the block's rows are contiguous: whole rows
+/// tiles past its end repeat that line). The lines are numbered in memory
+/// order from the next block's first row, the row the read had at step 0
+/// plus `distance`. Applies when the block's rows are contiguous: whole rows
 /// of a contiguous memref (`lines` lines each, `base` at column 0), and
 /// the S steps of the loops between `innermost` and `at`, `rows` rows each,
 /// cover the block's `distance` rows, at most two such loops, the inner one

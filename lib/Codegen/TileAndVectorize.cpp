@@ -3267,8 +3267,8 @@ LogicalResult TileAndVectorize::tileInner(RewriterBase &rewriter,
     // For the streaming contractions (before stop 77 each column tile
     // prefetched its own columns, in every tile of rows): conv-run, 20-60
     // alternating call pairs, 1 / 2 threads, Ice Lake: VGG's 224x224x3 ->
-    // 64 (N16, 205 MB of out_backprop) +7-9 / +4-6 %, DeepBench's
-    // 108x108x3 -> 64 s2 (6 MB) -4 to +5 / -5 to +2 % in three runs.
+    // 64 (N16, 205 MB of out_backprop) +7-9 / +4-9 % in three runs,
+    // DeepBench's 108x108x3 -> 64 s2 (6 MB) -4 to +5 / -5 to +3 % in four.
     if ((streamL2 && !prefetchRows) || rowsL2) {
       loops.back()->setAttr(kPrefetchL2Attr, rewriter.getUnitAttr());
       int64_t ciDim = outRank == 3 ? 1 : 0;

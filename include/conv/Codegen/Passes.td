@@ -281,9 +281,9 @@ def ConvCPULowerVectorsPass
     prefetches the k = ceil(D L / (T S)) consecutive lines (t S + s) k ...
     (at most the block's last line) of the next block, numbered from its
     first row (the step's row index - s x rows + D; line l at column l x
-    the elements of a line), after the contraction. The hardware's L2 streamer follows runs of
-    consecutive lines; the strided order had each tile touch one line every
-    few KiB. In a loop marked `conv.prefetch_ahead = D` (the
+    the elements of a line), after the contraction. The strided order had
+    each tile touch one line every few KiB, which the hardware's L2
+    streamer likely does not follow (docs/Codegen.md). In a loop marked `conv.prefetch_ahead = D` (the
     position loop of a tap-row register tile, one position a step), each
     `vector.transfer_read` of a memref indexed by the induction variable
     (or it plus a constant) gets a `memref.prefetch` of the same indices D
